@@ -1,0 +1,153 @@
+"""The ``companion`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="A game-table moderator: voice, buttons, camera and a live page.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the companion (simulated buttons when not on a Pi)")
+    serve.add_argument("--host", help="address to listen on (default from config: 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default from config: 5000)")
+    serve.add_argument("--config", type=Path, help="TOML config file (see companion.example.toml)")
+
+    replay = sub.add_parser("replay", help="print the final public state of a game record")
+    replay.add_argument("record", type=Path, help="a JSON Lines record (from export)")
+
+    export = sub.add_parser("export", help="write a game of the journal as a JSON Lines record")
+    export.add_argument("--config", type=Path, help="TOML config file (for the data directory)")
+    export.add_argument("--game", type=int, help="game number (default: the latest)")
+    export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+
+    say = sub.add_parser("say", help="speak a sentence, or write it to a WAV file")
+    say.add_argument("text")
+    say.add_argument("--lang", choices=("fr", "en"), default="en")
+    say.add_argument("--wav", type=Path, help="write the speech to this WAV file")
+    say.add_argument("--rate", type=int, default=165, help="words per minute")
+
+    check = sub.add_parser("check-config", help="check a config file and print what it sets")
+    check.add_argument("config", type=Path)
+
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    handler = {"serve": _serve, "replay": _replay, "export": _export, "say": _say,
+               "check-config": _check_config}[args.command]
+    return handler(args)
+
+
+def _load_config(path: Path | None) -> object:
+    from companion.config import ConfigError, load
+
+    try:
+        return load(path)
+    except ConfigError as exc:
+        print(f"companion: config error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import dataclasses
+
+    from companion.config import Config
+    from companion.wiring import build
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    config = _load_config(args.config)
+    assert isinstance(config, Config)
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    config = dataclasses.replace(config, **overrides)
+    companion = build(config)
+    mode = "simulation: virtual button panel on the host page" if companion.simulated \
+        else "GPIO buttons"
+    url = f"http://{config.host}:{config.port}"
+    print(f"Companion ready at {url}/ (host page {url}/host; {mode}); "
+          f"journal {config.journal_path}", flush=True)
+    from waitress import serve
+
+    try:
+        serve(companion.app, host=config.host, port=config.port, threads=32,
+              channel_timeout=3600, ident="companion")
+    finally:
+        companion.close()
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from companion.record import RecordError, replay
+
+    try:
+        with args.record.open(encoding="utf-8") as lines:
+            state = replay(lines)
+    except OSError as exc:
+        print(f"companion replay: cannot read {args.record}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except RecordError as exc:
+        print(f"companion replay: {args.record}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(state, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from companion.config import Config
+    from companion.journal import Journal
+    from companion.record import export_lines
+
+    config = _load_config(args.config)
+    assert isinstance(config, Config)
+    if not config.journal_path.exists():
+        print(f"companion export: no journal at {config.journal_path}", file=sys.stderr)
+        return 2
+    journal = Journal(config.journal_path)
+    entry = journal.game(args.game) if args.game is not None else journal.latest_game()
+    if entry is None:
+        print("companion export: no such game in the journal", file=sys.stderr)
+        return 2
+    text = "\n".join(export_lines(journal, entry)) + "\n"
+    if args.output:
+        args.output.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _say(args: argparse.Namespace) -> int:
+    from voice.speech import SpeechUnavailable, choose_speech
+
+    try:
+        if args.wav:
+            from voice.wav import write_wav
+
+            loud = write_wav(args.text, args.lang, args.wav, args.rate)
+            print(f"wrote {args.wav}: {loud.seconds:.2f} s, rms {loud.rms:.3f}")
+        else:
+            speech, warning = choose_speech("auto", args.rate)
+            if warning:
+                print(f"companion say: {warning}; printing instead", file=sys.stderr)
+            speech.speak(args.text, args.lang)
+    except SpeechUnavailable as exc:
+        print(f"companion say: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    config = _load_config(args.config)
+    print(config)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

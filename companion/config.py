@@ -1,0 +1,271 @@
+"""The companion's TOML config: defaults, validation, and errors that name the line and the fix.
+
+Every key is documented in ``docs/CONFIG.md``; ``companion.example.toml`` is a complete sample.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# BCM pin numbers. Pins 2-3 (I2C) and 14-15 (serial console) are left free on purpose.
+DEFAULT_BUTTON_PAIRS: tuple[tuple[int, int], ...] = (
+    (4, 17), (27, 22), (5, 6), (13, 19), (26, 21),
+    (20, 16), (12, 25), (24, 23), (18, 7), (8, 11),
+)
+DEFAULT_PAUSES = {"intro": 5.0, "close_eyes": 3.0, "cylons_open": 8.0, "cylons_close": 3.0}
+PIN_FACTORIES = ("auto", "mock", "native")
+SPEECH_ENGINES = ("auto", "pyttsx3", "console")
+LANGUAGES = ("en", "fr")
+GPIO_PINS = range(2, 28)
+
+SCHEMA: dict[str, Any] = {
+    "language": str,
+    "data_dir": str,
+    "server": {"host": str, "port": int},
+    "seats": {"names": list},
+    "buttons": {"pairs": list, "leds": list, "bounce_ms": int, "pin_factory": str},
+    "voice": {"engine": str, "rate": int},
+    "narration": {"pauses": {k: float for k in DEFAULT_PAUSES}},
+}
+
+
+class ConfigError(ValueError):
+    """A config the companion refuses; ``str()`` names the file, the line and the fix."""
+
+    def __init__(self, message: str, path: Path | None = None, line: int | None = None) -> None:
+        where = ", ".join([str(path)] * (path is not None) + [f"line {line}"] * (line is not None))
+        super().__init__(f"{where}: {message}" if where else message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class Config:
+    language: str = "en"
+    data_dir: Path = Path("~/.local/share/tabletop-companion").expanduser()
+    host: str = "127.0.0.1"
+    port: int = 5000
+    seat_names: tuple[str, ...] = ()
+    button_pairs: tuple[tuple[int, int], ...] = DEFAULT_BUTTON_PAIRS
+    leds: tuple[int, ...] = ()
+    bounce_ms: int = 40
+    pin_factory: str = "auto"
+    speech: str = "auto"
+    speech_rate: int = 165
+    pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
+    source: Path | None = None
+
+    @property
+    def seats(self) -> int:
+        return len(self.button_pairs)
+
+    @property
+    def journal_path(self) -> Path:
+        return self.data_dir / "journal.sqlite3"
+
+
+def load(path: Path | str | None) -> Config:
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file ({exc.strerror}); check the path",
+                          path) from None
+    return parse(text, path)
+
+
+def parse(text: str, path: Path | None = None) -> Config:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _line_from_message(str(exc))
+        raise ConfigError(f"not valid TOML ({exc}); fix the syntax", path, line) from None
+    where = _Locator(text, path)
+    _check_keys(data, SCHEMA, (), where)
+
+    language = data.get("language", "en")
+    if language not in LANGUAGES:
+        raise where.error(("language",), f'language must be "en" or "fr", not {language!r}')
+    server = data.get("server", {})
+    port = server.get("port", 5000)
+    if not 1 <= port <= 65535:
+        raise where.error(("server", "port"), f"port {port} is not a TCP port: use 1 to 65535")
+
+    buttons = data.get("buttons", {})
+    pairs = tuple(_pin_pairs(buttons["pairs"], where)) if "pairs" in buttons \
+        else DEFAULT_BUTTON_PAIRS
+    leds = tuple(_pins(buttons.get("leds", []), ("buttons", "leds"), where))
+    names = tuple(_names(data.get("seats", {}).get("names", []), where))
+    if len(names) > len(pairs):
+        raise where.error(("seats", "names"), f"{len(names)} seats are named but there are only "
+                          f"{len(pairs)} button pairs: add a pair [A, B] to buttons.pairs for "
+                          "each seat, or remove names")
+    if len(leds) > len(pairs):
+        raise where.error(("buttons", "leds"), f"{len(leds)} LEDs for {len(pairs)} seats: give "
+                          "at most one LED per seat")
+    _no_pin_twice(pairs, leds, where)
+    bounce = buttons.get("bounce_ms", 40)
+    if not 0 <= bounce <= 1000:
+        raise where.error(("buttons", "bounce_ms"), "bounce_ms must be between 0 and 1000")
+    factory = buttons.get("pin_factory", "auto")
+    if factory not in PIN_FACTORIES:
+        raise where.error(("buttons", "pin_factory"),
+                          f"pin_factory must be one of {', '.join(PIN_FACTORIES)}")
+
+    voice = data.get("voice", {})
+    engine = voice.get("engine", "auto")
+    if engine not in SPEECH_ENGINES:
+        raise where.error(("voice", "engine"), f"engine must be one of {', '.join(SPEECH_ENGINES)}")
+    pauses = dict(DEFAULT_PAUSES)
+    for key, value in data.get("narration", {}).get("pauses", {}).items():
+        if not 0 <= value <= 120:
+            raise where.error(("narration", "pauses", key), "a pause is 0 to 120 seconds")
+        pauses[key] = float(value)
+
+    data_dir = Path(data.get("data_dir", str(Config.data_dir))).expanduser()
+    if path is not None and not data_dir.is_absolute():
+        data_dir = path.parent / data_dir
+    return Config(
+        language=language, data_dir=data_dir, host=server.get("host", "127.0.0.1"), port=port,
+        seat_names=names, button_pairs=pairs, leds=leds, bounce_ms=bounce, pin_factory=factory,
+        speech=engine, speech_rate=voice.get("rate", 165), pauses=pauses, source=path,
+    )
+
+
+def _check_keys(data: Mapping[str, Any], schema: Mapping[str, Any], at: tuple[str, ...],
+                where: _Locator) -> None:
+    for key, value in data.items():
+        here = (*at, key)
+        if key not in schema:
+            known = ", ".join(sorted(schema))
+            raise where.error(here, f"unknown key {'.'.join(here)!r}: remove it or use one of "
+                              f"{known}")
+        expected = schema[key]
+        if isinstance(expected, dict):
+            if not isinstance(value, dict):
+                raise where.error(here, f"{'.'.join(here)} must be a table [{'.'.join(here)}]")
+            _check_keys(value, expected, here, where)
+        elif expected is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise where.error(here, f"{'.'.join(here)} must be a number of seconds")
+        elif isinstance(value, bool) or not isinstance(value, expected):
+            kind = {str: "text in quotes", int: "a whole number", list: "a list [...]"}[expected]
+            raise where.error(here, f"{'.'.join(here)} must be {kind}")
+
+
+def _pin_pairs(value: list[Any], where: _Locator) -> list[tuple[int, int]]:
+    out = []
+    for i, pair in enumerate(value):
+        if (not isinstance(pair, list) or len(pair) != 2
+                or not all(isinstance(p, int) and not isinstance(p, bool) for p in pair)):
+            raise where.error(("buttons", "pairs"), f"seat {i + 1}'s buttons must be a pair of "
+                              "pin numbers [A, B], e.g. [17, 27]", item=i)
+        for pin in pair:
+            _check_pin(pin, ("buttons", "pairs"), where, i)
+        out.append((pair[0], pair[1]))
+    return out
+
+
+def _pins(value: list[Any], key: tuple[str, ...], where: _Locator) -> list[int]:
+    for i, pin in enumerate(value):
+        if not isinstance(pin, int) or isinstance(pin, bool):
+            raise where.error(key, f"item {i + 1} must be a pin number", item=i)
+        _check_pin(pin, key, where, i)
+    return list(value)
+
+
+def _check_pin(pin: int, key: tuple[str, ...], where: _Locator, item: int) -> None:
+    if pin not in GPIO_PINS:
+        raise where.error(key, f"pin {pin} is not a GPIO pin: use BCM numbers 2 to 27", item=item)
+
+
+def _names(value: list[Any], where: _Locator) -> list[str]:
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            raise where.error(("seats", "names"), f"name {i + 1} must be some text", item=i)
+    return [n.strip() for n in value]
+
+
+def _no_pin_twice(pairs: tuple[tuple[int, int], ...], leds: tuple[int, ...],
+                  where: _Locator) -> None:
+    seen: dict[int, str] = {}
+    uses: list[tuple[int, str, tuple[str, ...], int]] = []
+    for i, (a, b) in enumerate(pairs):
+        uses += [(a, f"seat {i + 1}'s A button", ("buttons", "pairs"), i),
+                 (b, f"seat {i + 1}'s B button", ("buttons", "pairs"), i)]
+    uses += [(pin, f"seat {i + 1}'s LED", ("buttons", "leds"), i) for i, pin in enumerate(leds)]
+    for pin, use, key, item in uses:
+        if pin in seen:
+            raise where.error(key, f"pin {pin} is used twice, by {seen[pin]} and by {use}: "
+                              "give each button and LED its own pin", item=item)
+        seen[pin] = use
+
+
+def _line_from_message(message: str) -> int | None:
+    match = re.search(r"line (\d+)", message)
+    return int(match.group(1)) if match else None
+
+
+class _Locator:
+    """Finds the line of a key (and of the n-th item of an array value) in the TOML text."""
+
+    def __init__(self, text: str, path: Path | None) -> None:
+        self.lines = text.splitlines()
+        self.path = path
+
+    def error(self, key: tuple[str, ...], message: str, item: int | None = None) -> ConfigError:
+        return ConfigError(message, self.path, self.line_of(key, item))
+
+    def line_of(self, key: tuple[str, ...], item: int | None = None) -> int | None:
+        table: tuple[str, ...] = ()
+        for number, raw in enumerate(self.lines, start=1):
+            line = raw.split("#", 1)[0].strip()
+            header = re.fullmatch(r"\[\s*([\w.\s]+?)\s*\]", line)
+            if header:
+                table = tuple(part.strip() for part in header.group(1).split("."))
+                continue
+            match = re.match(r"([\w.]+)\s*=", line)
+            if not match:
+                continue
+            full = (*table, *match.group(1).split("."))
+            if full == key:
+                return number if item is None else self._item_line(number, raw, item)
+            if full == key[: len(full)] and len(full) < len(key):
+                return number
+        if len(key) > 1 and item is None:
+            return self.line_of(key[:-1])
+        return None
+
+    def _item_line(self, start: int, first: str, item: int) -> int:
+        """The line on which the item-th element of the array starting at line ``start`` begins."""
+        depth, count, expecting, in_string = 0, -1, False, False
+        texts = [first.split("=", 1)[1], *self.lines[start:]]
+        for number, text in enumerate(texts, start=start):
+            for ch in text:
+                if in_string:
+                    in_string = ch != '"'
+                    continue
+                if ch == "#":
+                    break
+                if depth == 1 and expecting and not ch.isspace() and ch != "]":
+                    count, expecting = count + 1, False
+                    if count == item:
+                        return number
+                if ch == '"':
+                    in_string = True
+                elif ch == "[":
+                    depth += 1
+                    expecting = depth == 1
+                elif ch == "]":
+                    depth -= 1
+                    if depth == 0:
+                        return start
+                elif ch == "," and depth == 1:
+                    expecting = True
+        return start

@@ -1,0 +1,18 @@
+"""The game engines, by title. Each is pure: see ``companion.game``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.game import Game
+from companion.games.resistance import Resistance
+
+GAMES: dict[str, Game[Any]] = {Resistance.title: Resistance()}
+
+
+def game_for(title: str) -> Game[Any]:
+    try:
+        return GAMES[title]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise KeyError(f"no game called {title!r}; this companion knows: {known}") from None

@@ -1,0 +1,140 @@
+"""Playing Résistance with two buttons per seat and no screen.
+
+- Night: presses are ignored (everyone's eyes are closed).
+- Squad: the Commandant names the squad aloud; each named player presses A to join (B to step
+  back out). With "Attaques ciblées" the Commandant first picks the mission: A offers the next
+  available one, B takes the mission offered. When the squad is complete the companion reads it
+  back and the Commandant confirms with A, or starts again with B.
+- Vote: A = yes, B = no. A seat may change its vote until the last seat has voted.
+- Mission: a squad member plays A = Success or B = Fail (changeable until the last card is in).
+
+This module is pure: it turns a press and the tentative squad into an action for the engine and
+feedback for the table. Feedback never depends on a secret: a vote or a mission card gives none.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from companion.game import Action, Event
+from companion.games.resistance.engine import Resistance
+from companion.games.resistance.state import (
+    Card,
+    CastVote,
+    Phase,
+    PlayMissionCard,
+    ProposeSquad,
+    ResistanceState,
+)
+from companion.games.resistance.tables import squad_size
+from companion.seat_input import Button, Press
+
+
+@dataclass(frozen=True)
+class Nomination:
+    """The squad being named, before the Commandant confirms it. Tentative: not journalled."""
+
+    offered: int | None = None  # "Attaques ciblées": the mission last offered to the Commandant
+    mission: int | None = None  # the mission chosen (or the only one, without the variant)
+    members: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    nomination: Nomination
+    action: Action | None = None
+    feedback: tuple[Event, ...] = ()
+
+
+def ignored(seat: int, why: str) -> Event:
+    return Event("press_ignored", {"seat": seat, "why": why})
+
+
+def interpret(state: ResistanceState, nomination: Nomination, press: Press) -> Interpretation:
+    seat, button = press.seat, press.button
+    if not 0 <= seat < state.players:
+        return Interpretation(nomination, feedback=(ignored(seat, "no_such_seat"),))
+    if state.phase is Phase.NIGHT:
+        return Interpretation(nomination, feedback=(ignored(seat, "night"),))
+    if state.phase is Phase.OVER:
+        return Interpretation(nomination, feedback=(ignored(seat, "game_over"),))
+    if state.phase is Phase.VOTE:
+        return Interpretation(nomination, CastVote(seat, button is Button.A))
+    if state.phase is Phase.MISSION:
+        if seat not in state.squad:
+            return Interpretation(nomination, feedback=(ignored(seat, "not_on_squad"),))
+        card = Card.SUCCESS if button is Button.A else Card.FAIL
+        return Interpretation(nomination, PlayMissionCard(seat, card))
+    return _nominate(state, nomination, seat, button)
+
+
+def _nominate(
+    state: ResistanceState, nomination: Nomination, seat: int, button: Button
+) -> Interpretation:
+    commander = seat == state.commander
+    mission = nomination.mission if state.options.targeting else state.mission
+    if mission is None:
+        return _choose_mission(state, nomination, seat, button)
+    size = squad_size(state.players, mission)
+    members = nomination.members
+    member = seat in members
+    full = len(members) == size
+
+    if commander and full:
+        if button is Button.A:
+            chosen = mission if state.options.targeting else None
+            return Interpretation(Nomination(), ProposeSquad(seat, tuple(sorted(members)), chosen))
+        return Interpretation(Nomination(), feedback=(Event("squad_cleared", {"commander": seat}),))
+    if button is Button.B and member:
+        left = tuple(s for s in members if s != seat)
+        return Interpretation(
+            dataclasses.replace(nomination, mission=mission, members=left),
+            feedback=(Event("squad_member_out", {"seat": seat, "count": len(left), "size": size}),),
+        )
+    if button is Button.B:
+        if commander:
+            return Interpretation(Nomination(), feedback=(Event("squad_cleared",
+                                                                {"commander": seat}),))
+        return Interpretation(nomination, feedback=(ignored(seat, "not_named"),))
+    if full:
+        return Interpretation(nomination, feedback=(ignored(seat, "squad_full"),))
+    if member:
+        return Interpretation(nomination, feedback=(ignored(seat, "already_named"),))
+    joined = tuple(sorted((*members, seat)))
+    feedback = [Event("squad_member_in", {"seat": seat, "count": len(joined), "size": size})]
+    if len(joined) == size:
+        feedback.append(Event("squad_read_back", {
+            "commander": state.commander, "squad": list(joined), "mission": mission,
+        }))
+    return Interpretation(
+        dataclasses.replace(nomination, mission=mission, members=joined), feedback=tuple(feedback)
+    )
+
+
+def _choose_mission(
+    state: ResistanceState, nomination: Nomination, seat: int, button: Button
+) -> Interpretation:
+    if seat != state.commander:
+        return Interpretation(nomination, feedback=(ignored(seat, "commander_chooses_mission"),))
+    missions = Resistance().available_missions(state)
+    if button is Button.A:
+        if nomination.offered in missions:
+            offered = missions[(missions.index(nomination.offered) + 1) % len(missions)]
+        else:
+            offered = missions[0]
+        return Interpretation(
+            Nomination(offered=offered),
+            feedback=(Event("mission_offered", {
+                "mission": offered, "size": squad_size(state.players, offered),
+            }),),
+        )
+    if nomination.offered is None:
+        return Interpretation(nomination, feedback=(ignored(seat, "offer_first"),))
+    chosen = nomination.offered
+    return Interpretation(
+        Nomination(mission=chosen),
+        feedback=(Event("mission_chosen", {
+            "commander": seat, "mission": chosen, "size": squad_size(state.players, chosen),
+        }),),
+    )

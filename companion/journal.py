@@ -1,0 +1,114 @@
+"""The journal: every accepted action, in order, in SQLite, written before anyone is told.
+
+WAL mode with ``synchronous=FULL``: once ``append`` returns, the action survives a power cut.
+Resuming a game is replaying its actions from the start.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    setup TEXT NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class JournalError(RuntimeError):
+    """The journal cannot be written: the game must refuse new actions rather than lose them."""
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    id: int
+    title: str
+    options: dict[str, Any]
+    seed: int
+    setup: dict[str, Any]  # the table around the game: names, language
+    finished: bool
+
+
+class Journal:
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, args: tuple[Any, ...]) -> sqlite3.Cursor:
+        with self._lock:
+            try:
+                return self._db.execute(sql, args)
+            except sqlite3.Error as exc:
+                raise JournalError(f"the journal at {self.path} cannot be written: {exc}") from exc
+
+    def start_game(
+        self, title: str, options: dict[str, Any], seed: int, setup: dict[str, Any]
+    ) -> GameEntry:
+        cur = self._write(
+            "INSERT INTO games (title, options, seed, setup) VALUES (?, ?, ?, ?)",
+            (title, json.dumps(options), seed, json.dumps(setup)),
+        )
+        assert cur.lastrowid is not None
+        return GameEntry(cur.lastrowid, title, options, seed, setup, False)
+
+    def append(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
+        self._write(
+            "INSERT INTO actions (game_id, seq, action) VALUES (?, ?, ?)",
+            (game_id, seq, json.dumps(action, sort_keys=True)),
+        )
+
+    def finish(self, game_id: int) -> None:
+        self._write("UPDATE games SET finished = 1 WHERE id = ?", (game_id,))
+
+    def game(self, game_id: int) -> GameEntry | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, title, options, seed, setup, finished FROM games WHERE id = ?",
+                (game_id,),
+            ).fetchone()
+        return None if row is None else _entry(row)
+
+    def latest_game(self) -> GameEntry | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, title, options, seed, setup, finished FROM games "
+                "ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return None if row is None else _entry(row)
+
+    def actions(self, game_id: int) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+
+def _entry(row: tuple[Any, ...]) -> GameEntry:
+    return GameEntry(row[0], row[1], json.loads(row[2]), row[3], json.loads(row[4]), bool(row[5]))

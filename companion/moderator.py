@@ -1,0 +1,344 @@
+"""The moderator runs one table: it applies actions, journals them, narrates, and publishes.
+
+Every change goes through ``Table``: an action is checked by the engine, written to the journal,
+and only then announced (voice, page, LEDs). The outside world sees the table only through
+``snapshot()``, which holds the public view and the public narration and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from companion.game import JSON, Action, AudienceKind, Event, Game, IllegalAction
+from companion.games import game_for
+from companion.games.resistance import controls as resistance_controls
+from companion.journal import GameEntry, Journal, JournalError
+from companion.narration import Catalog
+from companion.narration import resistance as resistance_narration
+from companion.narration.script import Line, Pause
+from companion.seat_input import Press
+
+log = logging.getLogger(__name__)
+
+NARRATION_KEPT = 12
+
+
+class Voice(Protocol):
+    def say(self, text: str, lang: str) -> None: ...
+
+    def script(
+        self, items: Sequence[Line | Pause], lang: str, then: Callable[[], None] | None = None
+    ) -> None: ...
+
+
+class Lights(Protocol):
+    def set_led(self, seat: int, lit: bool) -> None: ...
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """What the moderator needs of a title besides its engine: how presses map to actions,
+    what is said for each event, and the night (or other eyes-closed) script, if any."""
+
+    interpret: Callable[[Any, Any, Press], Any]
+    blank_input: Any
+    lines: Callable[[Catalog, Event], list[str]]
+    opening_script: Callable[[Catalog, Mapping[str, float]], tuple[Line | Pause, ...]] | None
+    in_opening: Callable[[Any], bool]
+    end_opening: Callable[[], Action] | None
+
+
+def _resistance_rules() -> GameRules:
+    from companion.games.resistance import EndNight, Phase
+
+    return GameRules(
+        interpret=resistance_controls.interpret,
+        blank_input=resistance_controls.Nomination(),
+        lines=resistance_narration.lines,
+        opening_script=resistance_narration.night_script,
+        in_opening=lambda state: state.phase is Phase.NIGHT,
+        end_opening=EndNight,
+    )
+
+
+RULES: dict[str, Callable[[], GameRules]] = {"resistance": _resistance_rules}
+
+
+class NoGame(RuntimeError):
+    pass
+
+
+@dataclass
+class _Running:
+    entry: GameEntry
+    game: Game[Any]
+    rules: GameRules
+    state: Any
+    catalog: Catalog
+    version: int = 0
+    pending_input: Any = None
+
+
+@dataclass(frozen=True)
+class PressResult:
+    accepted: Action | None
+    messages: tuple[str, ...] = ()
+
+
+@dataclass
+class Table:
+    journal: Journal
+    voice: Voice
+    default_language: str = "en"
+    seats: int = 10
+    seat_names: Sequence[str] = ()
+    pauses: Mapping[str, float] = field(default_factory=dict)
+    lights: Lights | None = None
+
+    def __post_init__(self) -> None:
+        self._lock = threading.RLock()
+        self._running: _Running | None = None
+        self._revision = 0
+        self._narration: deque[str] = deque(maxlen=NARRATION_KEPT)
+        self._message: str | None = None
+        self._listeners: list[Callable[[JSON], None]] = []
+
+    # -- starting and resuming ----------------------------------------------------------------
+
+    def new_game(
+        self, title: str, options: Mapping[str, Any], names: Sequence[str] = (),
+        language: str | None = None, seed: int | None = None,
+    ) -> None:
+        """Start a game. Raises IllegalAction (bad options) and leaves the table as it was."""
+        game = game_for(title)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        state = game.new(options, seed)
+        players = int(game.public_view(state).get("players", 0))
+        if players > self.seats:
+            raise IllegalAction("not_enough_seats", players=players, seats=self.seats)
+        lang = language or self.default_language
+        setup = {"names": self._names(names, players, lang), "language": lang}
+        catalog = Catalog(lang, setup["names"])
+        with self._lock:
+            entry = self.journal.start_game(title, game.options_json(state), seed, setup)
+            self._running = _Running(entry, game, RULES[title](), state, catalog)
+            self._running.pending_input = self._running.rules.blank_input
+            self._narration.clear()
+            self._message = None
+            self._speak([catalog.text("general.game_started",
+                                      game=catalog.text(f"games.{title}"), players=players)])
+            self._refresh_lights()
+            self._publish()
+            self._begin_opening()
+
+    def resume(self) -> bool:
+        """Pick up the journal's last unfinished game, if any, replaying its actions."""
+        entry = self.journal.latest_game()
+        if entry is None or entry.finished:
+            return False
+        game = game_for(entry.title)
+        state = game.new(entry.options, entry.seed)
+        actions = self.journal.actions(entry.id)
+        from companion.game import action_from_json
+
+        for data in actions:
+            state, _ = game.apply(state, action_from_json(game.actions, data))
+        catalog = Catalog(entry.setup.get("language", self.default_language),
+                          entry.setup.get("names", ()))
+        with self._lock:
+            running = _Running(entry, game, RULES[entry.title](), state, catalog, len(actions))
+            running.pending_input = running.rules.blank_input
+            self._running = running
+            self._speak([catalog.text("general.game_resumed",
+                                      game=catalog.text(f"games.{entry.title}"))])
+            self._refresh_lights()
+            self._publish()
+            self._begin_opening()
+        return True
+
+    def _names(self, names: Sequence[str], players: int, lang: str) -> list[str]:
+        given = [n.strip() for n in names if n.strip()]
+        defaults = list(self.seat_names)
+        fallback = Catalog(lang)
+        out = []
+        for seat in range(players):
+            if seat < len(given):
+                out.append(given[seat])
+            elif seat < len(defaults):
+                out.append(defaults[seat])
+            else:
+                out.append(fallback.text("general.seat_fallback", number=seat + 1).capitalize())
+        return out
+
+    def _begin_opening(self) -> None:
+        running = self._running
+        assert running is not None
+        rules = running.rules
+        if rules.opening_script is None or not rules.in_opening(running.state):
+            return
+        script = rules.opening_script(running.catalog, self.pauses)
+        game_id = running.entry.id
+
+        def done() -> None:
+            with self._lock:
+                current = self._running
+                if current is None or current.entry.id != game_id:
+                    return
+                if rules.in_opening(current.state) and rules.end_opening is not None:
+                    self.submit(rules.end_opening())
+
+        for item in script:
+            if isinstance(item, Line):
+                self._remember(item.text)
+        self.voice.script(script, running.catalog.lang, then=done)
+
+    # -- acting -------------------------------------------------------------------------------
+
+    def submit(self, action: Action) -> list[Event]:
+        """Apply, journal, then announce. Raises IllegalAction, NoGame or JournalError; in every
+        such case nothing changed."""
+        with self._lock:
+            running = self._require()
+            state, events = running.game.apply(running.state, action)
+            self.journal.append(running.entry.id, running.version + 1, action.to_json())
+            running.state = state
+            running.version += 1
+            running.pending_input = running.rules.blank_input
+            if running.game.outcome(state) is not None:
+                self.journal.finish(running.entry.id)
+            self._announce(events)
+            self._refresh_lights()
+            self._publish()
+            return events
+
+    def press(self, press: Press) -> PressResult:
+        """A seat pressed A or B. Never raises for a rule problem: it answers with a message."""
+        with self._lock:
+            running = self._running
+            if running is None:
+                return self._tell([Catalog(self.default_language).text("ignored.no_game")])
+            result = running.rules.interpret(running.state, running.pending_input, press)
+            running.pending_input = result.nomination
+            said = self._announce(list(result.feedback))
+            if result.action is None:
+                self._publish()
+                return PressResult(None, tuple(said))
+            try:
+                self.submit(result.action)
+            except IllegalAction as exc:
+                return self._tell([self.explain(exc)])
+            except JournalError as exc:
+                log.error("%s", exc)
+                return self._tell([str(exc)])
+            return PressResult(result.action, tuple(said))
+
+    def explain(self, exc: IllegalAction) -> str:
+        running = self._running
+        catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
+        key = f"errors.{exc.code}"
+        return catalog.text(key, **exc.params) if catalog.has(key) else str(exc)
+
+    def _tell(self, messages: list[str]) -> PressResult:
+        self._speak(messages)
+        self._publish()
+        return PressResult(None, tuple(messages))
+
+    def _announce(self, events: list[Event]) -> list[str]:
+        running = self._running
+        assert running is not None
+        said: list[str] = []
+        for event in events:
+            if event.audience.kind is not AudienceKind.EVERYONE:
+                continue
+            lines = running.rules.lines(running.catalog, event)
+            if event.kind == "press_ignored" and running.rules.in_opening(running.state):
+                self._message = " ".join(lines)  # eyes are closed: shown, not spoken
+                said += lines
+                continue
+            self._speak(lines)
+            said += lines
+        return said
+
+    def _speak(self, lines: list[str]) -> None:
+        lang = self._running.catalog.lang if self._running else self.default_language
+        for line in lines:
+            self._remember(line)
+            self.voice.say(line, lang)
+
+    def _remember(self, line: str) -> None:
+        self._narration.append(line)
+        self._message = line
+
+    def _require(self) -> _Running:
+        if self._running is None:
+            raise NoGame("no game is running: start one on the host page")
+        return self._running
+
+    def _refresh_lights(self) -> None:
+        """An LED says "your vote (or card) is in", never which."""
+        if self.lights is None or self._running is None:
+            return
+        view = self._running.game.public_view(self._running.state)
+        done = set(view.get("voted", [])) | set(view.get("played", []))
+        for seat in range(self.seats):
+            self.lights.set_led(seat, seat in done)
+
+    # -- what the world may see ---------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[JSON], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def snapshot(self) -> JSON:
+        """The public state of the table: the only thing the page, the API and SSE ever see."""
+        with self._lock:
+            running = self._running
+            return {
+                "revision": self._revision,
+                "game": None if running is None else running.entry.title,
+                "game_id": None if running is None else running.entry.id,
+                "version": 0 if running is None else running.version,
+                "language": running.catalog.lang if running else self.default_language,
+                "names": list(running.catalog.names) if running else [],
+                "state": None if running is None else running.game.public_view(running.state),
+                "narration": list(self._narration),
+                "message": self._message,
+            }
+
+    def private_snapshot(self, seat: int) -> JSON:
+        with self._lock:
+            running = self._require()
+            return running.game.private_view(running.state, seat)
+
+    def _publish(self) -> None:
+        self._revision += 1
+        snap = self.snapshot()
+        for listener in list(self._listeners):
+            try:
+                listener(snap)
+            except Exception:
+                log.exception("a listener failed")
+
+    @property
+    def running_title(self) -> str | None:
+        return None if self._running is None else self._running.entry.title
+
+    def export(self) -> list[str]:
+        from companion.record import export_lines
+
+        with self._lock:
+            running = self._require()
+            return list(export_lines(self.journal, running.entry))

@@ -1,0 +1,91 @@
+"""The sentence catalogs: ``companion/catalog/<lang>.toml``, one key per sentence.
+
+Placeholders: ``{name}`` is replaced by the parameter's text; ``{n|one|many}`` picks a word by
+the count ``n`` (one for 0 and 1 in French, for exactly 1 in English). Seats and lists of seats
+are turned into names before they reach a template (see ``Catalog.text``).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("en", "fr")
+SEAT_PARAMS = frozenset({"seat", "commander"})
+SEAT_LIST_PARAMS = frozenset({"squad"})
+_PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+class CatalogError(KeyError):
+    pass
+
+
+@cache
+def _load(lang: str) -> dict[str, str]:
+    text = resources.files("companion").joinpath(f"catalog/{lang}.toml").read_text("utf-8")
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, table: Mapping[str, Any]) -> None:
+        for key, value in table.items():
+            if isinstance(value, Mapping):
+                walk(f"{prefix}{key}.", value)
+            else:
+                flat[f"{prefix}{key}"] = str(value)
+
+    walk("", tomllib.loads(text))
+    return flat
+
+
+class Catalog:
+    """Renders catalog sentences in one language, with the table's seat names."""
+
+    def __init__(self, lang: str, names: Sequence[str] = ()) -> None:
+        if lang not in LANGUAGES:
+            raise CatalogError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        self.lang = lang
+        self.names = tuple(names)
+
+    @staticmethod
+    def keys(lang: str) -> dict[str, str]:
+        return dict(_load(lang))
+
+    def has(self, key: str) -> bool:
+        return key in _load(self.lang)
+
+    def name(self, seat: int) -> str:
+        if 0 <= seat < len(self.names):
+            return self.names[seat]
+        return self.text("general.seat_fallback", number=seat + 1)
+
+    def join(self, items: Sequence[str]) -> str:
+        if len(items) <= 1:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {self.text('general.list_and')} {items[-1]}"
+
+    def text(self, key: str, **params: Any) -> str:
+        try:
+            template = _load(self.lang)[key]
+        except KeyError:
+            raise CatalogError(f"no sentence {key!r} in the {self.lang} catalog") from None
+        words = {k: self._word(k, v) for k, v in params.items()}
+
+        def plural(match: re.Match[str]) -> str:
+            count = params.get(match.group(1), 0)
+            one = count in (0, 1) if self.lang == "fr" else count == 1
+            return match.group(2) if one else match.group(3)
+
+        return string.Formatter().vformat(_PLURAL.sub(plural, template), (), words)
+
+    def _word(self, key: str, value: Any) -> str:
+        if key in SEAT_PARAMS and isinstance(value, int):
+            return self.name(value)
+        if key in SEAT_LIST_PARAMS and isinstance(value, (list, tuple)):
+            return self.join([self.name(s) for s in value])
+        if isinstance(value, (list, tuple)):
+            return self.join([str(v) for v in value])
+        return str(value)

@@ -1,0 +1,64 @@
+"""Builds a running companion from a config: journal, voice, buttons, table and web app."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from companion.config import Config
+from companion.journal import Journal
+from companion.moderator import Table
+from companion.narration.catalog import Catalog
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Companion:
+    config: Config
+    table: Table
+    app: Any
+    narrator: Any
+    buttons: Any
+    simulated: bool
+
+    def close(self) -> None:
+        self.buttons.close()
+        self.narrator.close()
+        self.table.journal.close()
+
+
+def build(config: Config, speech: Any = None) -> Companion:
+    """Assemble everything. ``speech`` overrides the configured engine (tests pass one)."""
+    from hardware.button_box import ButtonBox, make_pin_factory
+    from hardware.virtual_panel import VirtualPanel
+    from voice.narrator import Narrator
+    from voice.speech import choose_speech
+    from web.app import create_app
+    from web.sse import Broadcaster
+
+    if speech is None:
+        def make_speech() -> Any:
+            engine, warning = choose_speech(config.speech, config.speech_rate)
+            if warning:  # said once, at start-up: narration goes on, as text
+                log.warning("%s (%s)", Catalog(config.language).text("general.speech_missing"),
+                            warning)
+            return engine
+
+        narrator = Narrator(make_speech)
+    else:
+        narrator = Narrator(lambda: speech)
+    journal = Journal(config.journal_path)
+    table = Table(journal, narrator, default_language=config.language, seats=config.seats,
+                  seat_names=config.seat_names, pauses=config.pauses)
+    factory, simulated = make_pin_factory(config.pin_factory)
+    buttons = ButtonBox(config.button_pairs, config.leds, table.press,
+                        bounce=config.bounce_ms / 1000, pin_factory=factory)
+    table.lights = buttons
+    broadcaster = Broadcaster(table.snapshot)
+    table.subscribe(broadcaster.publish)
+    app = create_app(table, broadcaster, VirtualPanel(buttons) if simulated else None,
+                     leds=buttons.leds)
+    table.resume()
+    return Companion(config, table, app, narrator, buttons, simulated)

@@ -1,0 +1,114 @@
+"""gpiozero buttons and LEDs, with our own debounce.
+
+gpiozero's ``bounce_time`` is not honoured by its MockPin, and behaves differently across pin
+libraries, so debouncing is done here, the same way on every pin factory: a press counts only
+when the button has been quiet (no edge at all) for ``bounce`` seconds before it. A contact that
+chatters on press or on release therefore yields exactly one press.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.seat_input import Button, Press
+
+log = logging.getLogger(__name__)
+
+
+class Debouncer:
+    def __init__(self, bounce: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bounce = bounce
+        self.clock = clock
+        self._last_edge: dict[Any, float] = {}
+        self._lock = threading.Lock()
+
+    def edge(self, key: Any, pressed: bool) -> bool:
+        """Record an edge; True when it is a press to act on."""
+        now = self.clock()
+        with self._lock:
+            last = self._last_edge.get(key)
+            self._last_edge[key] = now
+        return pressed and (last is None or now - last >= self.bounce)
+
+
+def on_a_raspberry_pi() -> bool:
+    try:
+        return "raspberry pi" in Path("/proc/device-tree/model").read_text().lower()
+    except OSError:
+        return False
+
+
+def make_pin_factory(kind: str) -> tuple[Any, bool]:
+    """The gpiozero pin factory for ``kind`` (auto / mock / native), and whether it is simulated.
+
+    ``auto`` uses the real pins on a Raspberry Pi and gpiozero's MockFactory anywhere else.
+    """
+    if kind == "native" or (kind == "auto" and on_a_raspberry_pi()):
+        return None, False
+    from gpiozero.pins.mock import MockFactory
+
+    return MockFactory(), True
+
+
+class ButtonBox:
+    def __init__(
+        self,
+        pairs: Sequence[tuple[int, int]],
+        leds: Sequence[int],
+        on_press: Callable[[Press], None],
+        bounce: float = 0.04,
+        pin_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        from gpiozero import LED
+        from gpiozero import Button as GpioButton
+
+        self.pin_factory = pin_factory
+        self.pairs = tuple(pairs)
+        self._on_press = on_press
+        self._debouncer = Debouncer(bounce, clock)
+        self._buttons: list[Any] = []
+        self._leds: list[Any] = []
+        for seat, pins in enumerate(self.pairs):
+            for button, pin in zip((Button.A, Button.B), pins, strict=True):
+                device = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                device.when_pressed = self._handler(Press(seat, button), True)
+                device.when_released = self._handler(Press(seat, button), False)
+                self._buttons.append(device)
+        for pin in leds:
+            self._leds.append(LED(pin, pin_factory=pin_factory))
+
+    def _handler(self, press: Press, pressed: bool) -> Callable[[], None]:
+        def handle() -> None:
+            if self._debouncer.edge(press, pressed):
+                try:
+                    self._on_press(press)
+                except Exception:
+                    log.exception("a button press could not be handled; the game goes on")
+
+        return handle
+
+    @property
+    def seats(self) -> int:
+        return len(self.pairs)
+
+    def set_led(self, seat: int, lit: bool) -> None:
+        if 0 <= seat < len(self._leds):
+            self._leds[seat].value = lit
+
+    def leds(self) -> list[bool | None]:
+        """Each seat's LED: lit, dark, or None when the seat has none."""
+        return [bool(self._leds[s].is_lit) if s < len(self._leds) else None
+                for s in range(self.seats)]
+
+    def pin_of(self, press: Press) -> int:
+        return self.pairs[press.seat][0 if press.button is Button.A else 1]
+
+    def close(self) -> None:
+        for device in (*self._buttons, *self._leds):
+            device.close()

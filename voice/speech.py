@@ -1,0 +1,107 @@
+"""Speech engines. ``Pyttsx3Speech`` drives espeak-ng through pyttsx3; ``ConsoleSpeech`` prints.
+
+pyttsx3 2.99 drops utterances queued before ``runAndWait`` (its issues #402, #419, #440), so
+this speaks exactly one utterance per ``runAndWait``, always from the thread that created the
+engine (the narrator's worker). French or English voices are chosen by language, not by id.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+log = logging.getLogger(__name__)
+
+
+class SpeechUnavailable(RuntimeError):
+    """No speech engine can run here (pyttsx3 or espeak-ng missing, or no voice for a language)."""
+
+
+class Speech(Protocol):
+    name: str
+
+    def speak(self, text: str, lang: str) -> None: ...
+
+
+class ConsoleSpeech:
+    """Narration as text lines, when there is no speech engine (or in tests)."""
+
+    name = "console"
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream
+
+    def speak(self, text: str, lang: str) -> None:
+        print(f"[{lang}] {text}", file=self.stream or sys.stdout, flush=True)
+
+
+class Pyttsx3Speech:
+    """espeak-ng through pyttsx3. Create and use it from one thread only."""
+
+    name = "pyttsx3"
+
+    def __init__(self, rate: int = 165) -> None:
+        try:
+            import pyttsx3
+        except ImportError as exc:
+            raise SpeechUnavailable("pyttsx3 is not installed: pip install pyttsx3") from exc
+        try:
+            self._engine: Any = pyttsx3.init()
+        except Exception as exc:  # pyttsx3 raises bare OSError/RuntimeError from its drivers
+            raise SpeechUnavailable(
+                f"the speech engine does not start ({exc}): install espeak-ng "
+                "(sudo apt install espeak-ng)"
+            ) from exc
+        self._engine.setProperty("rate", rate)
+        self._voices: dict[str, str] = {}
+        self._current: str | None = None
+
+    def voice_for(self, lang: str) -> str:
+        """The id of a voice speaking ``lang`` ("fr" or "en"): an exact match first."""
+        if lang not in self._voices:
+            candidates = []
+            for voice in self._engine.getProperty("voices"):
+                for spoken in voice.languages or []:
+                    code = spoken.decode("ascii", "ignore") if isinstance(spoken, bytes) else spoken
+                    code = code.lstrip("\x05").lower()
+                    if code == lang or code.startswith(lang + "-"):
+                        rank = 0 if code in (lang, f"{lang}-fr", f"{lang}-gb") else 1
+                        candidates.append((rank, voice.id))
+            if not candidates:
+                raise SpeechUnavailable(f"no {lang} voice is installed for espeak-ng")
+            self._voices[lang] = min(candidates)[1]
+        return self._voices[lang]
+
+    def _use(self, lang: str) -> None:
+        voice = self.voice_for(lang)
+        if voice != self._current:
+            self._engine.setProperty("voice", voice)
+            self._current = voice
+
+    def speak(self, text: str, lang: str) -> None:
+        self._use(lang)
+        self._engine.say(text)
+        self._engine.runAndWait()
+
+    def save(self, text: str, lang: str, path: Path) -> None:
+        self._use(lang)
+        self._engine.save_to_file(text, str(path))
+        self._engine.runAndWait()
+
+
+def choose_speech(preference: str = "auto", rate: int = 165) -> tuple[Speech, str | None]:
+    """The engine to narrate with, and a warning to show once if speech is not available."""
+    if preference == "console":
+        return ConsoleSpeech(), None
+    try:
+        if sys.platform.startswith("linux") and shutil.which("aplay") is None:
+            raise SpeechUnavailable("espeak-ng plays through aplay, which is missing: "
+                                    "sudo apt install alsa-utils")
+        return Pyttsx3Speech(rate), None
+    except SpeechUnavailable as exc:
+        if preference == "pyttsx3":
+            raise
+        return ConsoleSpeech(), str(exc)

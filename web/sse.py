@@ -1,0 +1,76 @@
+"""Server-sent events: every client gets each public snapshot, in order, as it is published."""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+HEARTBEAT_SECONDS = 15.0
+CLIENT_BACKLOG = 256
+
+
+def sse_message(snapshot: dict[str, Any]) -> str:
+    """One SSE message. The data is the public snapshot: nothing else goes on the stream."""
+    return f"id: {snapshot['revision']}\nevent: state\ndata: {json.dumps(snapshot)}\n\n"
+
+
+class Broadcaster:
+    def __init__(self, current: Callable[[], dict[str, Any]],
+                 heartbeat: float = HEARTBEAT_SECONDS) -> None:
+        self._current = current
+        self._heartbeat = heartbeat
+        self._clients: set[queue.Queue[dict[str, Any] | None]] = set()
+        self._lock = threading.Lock()
+
+    def publish(self, snapshot: dict[str, Any]) -> None:
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            try:
+                client.put_nowait(snapshot)
+            except queue.Full:  # a stalled client: drop it, its browser reconnects
+                self._drop(client)
+
+    @property
+    def clients(self) -> int:
+        with self._lock:
+            return len(self._clients)
+
+    def _drop(self, client: queue.Queue[dict[str, Any] | None]) -> None:
+        with self._lock:
+            self._clients.discard(client)
+        try:
+            client.put_nowait(None)
+        except queue.Full:
+            pass
+
+    def close(self) -> None:
+        with self._lock:
+            clients = list(self._clients)
+        for client in clients:
+            self._drop(client)
+
+    def stream(self) -> Iterator[str]:
+        client: queue.Queue[dict[str, Any] | None] = queue.Queue(CLIENT_BACKLOG)
+        with self._lock:
+            self._clients.add(client)
+        try:
+            last = self._current()
+            yield "retry: 1000\n\n" + sse_message(last)
+            while True:
+                try:
+                    snapshot = client.get(timeout=self._heartbeat)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                if snapshot is None:
+                    return
+                if snapshot["revision"] > last["revision"]:
+                    last = snapshot
+                    yield sse_message(snapshot)
+        finally:
+            with self._lock:
+                self._clients.discard(client)

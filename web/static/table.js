@@ -1,0 +1,168 @@
+// Renders the public snapshot (GET /api/state, then the SSE stream /api/events). It only ever
+// receives the public view: nothing secret reaches this page.
+"use strict";
+
+let lang = "en";
+let snapshot = null;
+
+const $ = (id) => document.getElementById(id);
+const t = (key, params = {}) =>
+  (LABELS[lang][key] || key).replace(/\{(\w+)\}/g, (_, k) => (k in params ? params[k] : ""));
+
+function applyLabels() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-label]")) el.textContent = t(el.dataset.label);
+  document.title = t("title");
+  $("title").textContent = t("title");
+  $("nav-table").textContent = t("public_page");
+  $("nav-host").textContent = t("host_page");
+}
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function render(snap) {
+  snapshot = snap;
+  lang = snap.language || "en";
+  applyLabels();
+  const names = snap.names || [];
+  const name = (seat) => names[seat] || String(seat + 1);
+  $("message").textContent = snap.message || "";
+  const narration = $("narration");
+  narration.replaceChildren(...[...snap.narration].reverse().map((line) => el("li", "", line)));
+  document.body.dataset.version = snap.version;
+  document.body.dataset.revision = snap.revision;
+
+  const s = snap.state;
+  $("waiting").hidden = !!s;
+  $("waiting").textContent = s ? "" : t("waiting");
+  $("game").hidden = !s;
+  if (!s) return;
+
+  $("phase").textContent = t("phase_" + s.phase);
+  $("commander").textContent = name(s.commander);
+  const missions = $("missions");
+  missions.replaceChildren(...s.missions.map((m) => {
+    const li = el("li", "mission " + (m.result || (m.number === s.mission ? "current" : "")));
+    li.append(el("span", "number", m.number), el("span", "size", t("squad_of", { size: m.size })));
+    if (m.fails_needed === 2) li.append(el("span", "two", t("two_fails")));
+    if (m.result) li.append(el("span", "counts", `✔ ${m.successes} ✘ ${m.fails}`));
+    return li;
+  }));
+  const rejections = $("rejections");
+  rejections.replaceChildren(...[1, 2, 3, 4, 5].map((i) =>
+    el("span", "token" + (i <= s.rejections ? " used" : ""), i)));
+  $("squad").textContent = s.squad.map(name).join(", ");
+
+  const seats = $("seats");
+  seats.replaceChildren(...names.map((n, seat) => {
+    const li = el("li", "seat", n);
+    li.id = "seat-" + seat;
+    if (seat === s.commander) li.classList.add("commander");
+    if (s.squad.includes(seat)) li.classList.add("on-squad");
+    if (s.voted.includes(seat)) li.append(el("span", "badge voted", t("voted")));
+    if (s.played.includes(seat)) li.append(el("span", "badge played", t("played")));
+    return li;
+  }));
+
+  const lastVote = $("last-vote");
+  lastVote.replaceChildren();
+  if (s.last_vote) {
+    lastVote.append(el("h2", "", `${t("last_vote")} — ${t("mission")} ${s.last_vote.mission}`));
+    const list = el("ul", "votes");
+    s.last_vote.approvals.forEach((yes, seat) =>
+      list.append(el("li", yes ? "yes" : "no", `${name(seat)}: ${t(yes ? "yes" : "no")}`)));
+    lastVote.append(list);
+  }
+  const outcome = $("outcome");
+  outcome.hidden = !s.outcome;
+  if (s.outcome) {
+    outcome.textContent = t("winner_" + s.outcome.winner);
+    outcome.className = "outcome " + s.outcome.winner;
+  }
+  for (const label of document.querySelectorAll(".seat-name")) {
+    const seat = Number(label.dataset.seat);
+    if (names[seat]) label.textContent = names[seat];
+  }
+  if (HOST) refreshLeds();
+}
+
+async function refreshLeds() {
+  const response = await fetch("/api/panel");
+  const panel = await response.json();
+  panel.leds.forEach((lit, seat) => {
+    const led = $("led-" + seat);
+    if (led) {
+      led.classList.toggle("lit", lit === true);
+      led.classList.toggle("none", lit === null);
+      led.title = lit ? t("led_on") : "";
+    }
+  });
+}
+
+function connect() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", (event) => {
+    const snap = JSON.parse(event.data);
+    if (!snapshot || snap.revision >= snapshot.revision || snap.game_id !== snapshot.game_id) {
+      render(snap);
+    }
+  });
+}
+
+async function post(url, body) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function setupHost() {
+  const form = $("new-game");
+  if (form) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const names = String(data.get("names") || "").split("\n").map((n) => n.trim()).filter(Boolean);
+      $("setup-error").textContent = "";
+      try {
+        render(await post("/api/games", {
+          game: "resistance",
+          language: data.get("language"),
+          names,
+          options: {
+            players: Number(data.get("players")),
+            first_commander: Number(data.get("first_commander")) - 1,
+            targeting: data.get("targeting") === "on",
+            isolated_cylons: data.get("isolated_cylons") === "on",
+          },
+        }));
+      } catch (error) {
+        $("setup-error").textContent = error.message;
+      }
+    });
+  }
+  for (const button of document.querySelectorAll("button.press")) {
+    button.addEventListener("click", async () => {
+      try {
+        await post("/api/press", { seat: Number(button.dataset.seat), button: button.dataset.button });
+      } catch (error) {
+        $("message").textContent = error.message;
+      }
+    });
+  }
+}
+
+fetch("/api/state").then((r) => r.json()).then((snap) => {
+  render(snap);
+  connect();
+});
+if (HOST) setupHost();
