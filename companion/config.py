@@ -22,6 +22,7 @@ PIN_FACTORIES = ("auto", "mock", "native")
 SPEECH_ENGINES = ("auto", "pyttsx3", "console")
 LANGUAGES = ("en", "fr")
 GPIO_PINS = range(2, 28)
+DEFAULT_DATA_DIR = Path("~/.local/share/tabletop-companion").expanduser()
 
 SCHEMA: dict[str, Any] = {
     "language": str,
@@ -46,7 +47,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class Config:
     language: str = "en"
-    data_dir: Path = Path("~/.local/share/tabletop-companion").expanduser()
+    data_dir: Path = DEFAULT_DATA_DIR
     host: str = "127.0.0.1"
     port: int = 5000
     seat_names: tuple[str, ...] = ()
@@ -128,7 +129,7 @@ def parse(text: str, path: Path | None = None) -> Config:
             raise where.error(("narration", "pauses", key), "a pause is 0 to 120 seconds")
         pauses[key] = float(value)
 
-    data_dir = Path(data.get("data_dir", str(Config.data_dir))).expanduser()
+    data_dir = Path(data.get("data_dir", str(DEFAULT_DATA_DIR))).expanduser()
     if path is not None and not data_dir.is_absolute():
         data_dir = path.parent / data_dir
     return Config(
@@ -229,6 +230,8 @@ class _Locator:
             header = re.fullmatch(r"\[\s*([\w.\s]+?)\s*\]", line)
             if header:
                 table = tuple(part.strip() for part in header.group(1).split("."))
+                if table == key:
+                    return number
                 continue
             match = re.match(r"([\w.]+)\s*=", line)
             if not match:

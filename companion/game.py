@@ -111,7 +111,7 @@ def action_from_json(kinds: Mapping[str, type[Action]], data: Any) -> Action:
         raise MalformedAction("an action must be a JSON object")
     kind = data.get("kind")
     cls = kinds.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if cls is None or not isinstance(kind, str):
         raise MalformedAction(f"unknown action kind {kind!r}; known: {', '.join(sorted(kinds))}")
     hints = typing.get_type_hints(cls)
     expected = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]

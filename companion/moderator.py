@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.config import DEFAULT_PAUSES
 from companion.game import JSON, Action, AudienceKind, Event, Game, IllegalAction
 from companion.games import game_for
 from companion.games.resistance import controls as resistance_controls
@@ -85,6 +86,30 @@ class _Running:
     pending_input: Any = None
 
 
+def public_snapshot(
+    revision: int, running: _Running | None, language: str, narration: Sequence[str],
+    message: str | None, state: Any = None,
+) -> JSON:
+    """Compose what the world may see from the public view and what was said aloud.
+
+    ``state`` overrides the running game's state (the secrecy tests compose the snapshot of a
+    twin state whose secrets differ, and check the two are identical).
+    """
+    if running is not None and state is None:
+        state = running.state
+    return {
+        "revision": revision,
+        "game": None if running is None else running.entry.title,
+        "game_id": None if running is None else running.entry.id,
+        "version": 0 if running is None else running.version,
+        "language": language,
+        "names": [] if running is None else list(running.catalog.names),
+        "state": None if running is None else running.game.public_view(state),
+        "narration": list(narration),
+        "message": message,
+    }
+
+
 @dataclass(frozen=True)
 class PressResult:
     accepted: Action | None
@@ -98,7 +123,7 @@ class Table:
     default_language: str = "en"
     seats: int = 10
     seat_names: Sequence[str] = ()
-    pauses: Mapping[str, float] = field(default_factory=dict)
+    pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
     lights: Lights | None = None
 
     def __post_init__(self) -> None:
@@ -306,17 +331,11 @@ class Table:
         """The public state of the table: the only thing the page, the API and SSE ever see."""
         with self._lock:
             running = self._running
-            return {
-                "revision": self._revision,
-                "game": None if running is None else running.entry.title,
-                "game_id": None if running is None else running.entry.id,
-                "version": 0 if running is None else running.version,
-                "language": running.catalog.lang if running else self.default_language,
-                "names": list(running.catalog.names) if running else [],
-                "state": None if running is None else running.game.public_view(running.state),
-                "narration": list(self._narration),
-                "message": self._message,
-            }
+            if running is None:
+                return public_snapshot(self._revision, None, self.default_language,
+                                       self._narration, self._message)
+            return public_snapshot(self._revision, running, running.catalog.lang,
+                                   self._narration, self._message)
 
     def private_snapshot(self, seat: int) -> JSON:
         with self._lock:
@@ -333,8 +352,8 @@ class Table:
                 log.exception("a listener failed")
 
     @property
-    def running_title(self) -> str | None:
-        return None if self._running is None else self._running.entry.title
+    def running(self) -> _Running | None:
+        return self._running
 
     def export(self) -> list[str]:
         from companion.record import export_lines

@@ -76,7 +76,8 @@ def replay(lines: Iterable[str]) -> dict[str, Any]:
             raise RecordError(number, f"illegal action: {exc}") from None
     if header is None:
         raise RecordError(1, "the record is empty: the first line must be its header")
-    return game.public_view(state)
+    view: dict[str, Any] = game.public_view(state)
+    return view
 
 
 def _header(number: int, data: Any) -> Header:

@@ -60,7 +60,7 @@ class ButtonBox:
         self,
         pairs: Sequence[tuple[int, int]],
         leds: Sequence[int],
-        on_press: Callable[[Press], None],
+        on_press: Callable[[Press], object],
         bounce: float = 0.04,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,

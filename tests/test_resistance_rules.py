@@ -97,7 +97,7 @@ def reject(state: ResistanceState, mission: int | None = None) -> ResistanceStat
     return state
 
 
-def mission(
+def play_mission(
     state: ResistanceState, fails: int = 0, mission: int | None = None,
     squad: tuple[int, ...] | None = None,
 ) -> tuple[ResistanceState, list[Event]]:
@@ -205,7 +205,7 @@ def test_a_first_commandant_not_at_the_table_is_refused(seat: object) -> None:
 def test_the_squad_size_follows_the_printed_table(players: int, number: int) -> None:
     state = new_game(players)
     for done in range(1, number):  # success, fail, success, fail: the game goes on to mission 5
-        state, _ = mission(state, fails=0 if done % 2 else fails_to_fail(players, done))
+        state, _ = play_mission(state, fails=0 if done % 2 else fails_to_fail(players, done))
     assert state.mission == number
     size = PRINTED_SQUAD_SIZES[players][number - 1]
     assert GAME.public_view(state)["squad_size"] == size
@@ -380,7 +380,7 @@ def test_rejections_reset_after_a_mission() -> None:
     state = new_game(5)
     for _ in range(4):
         state = reject(state)
-    state, _ = mission(state)
+    state, _ = play_mission(state)
     assert state.rejections == 0
     for _ in range(4):
         state = reject(state)
@@ -438,27 +438,27 @@ def test_only_the_counts_of_mission_cards_are_revealed() -> None:
 
 
 def test_a_mission_succeeds_when_every_card_is_a_success() -> None:
-    state, _ = mission(new_game(5), fails=0)
+    state, _ = play_mission(new_game(5), fails=0)
     assert (state.successes, state.failures) == (1, 0)
 
 
 def test_one_fail_card_fails_a_mission() -> None:
-    state, _ = mission(new_game(5), fails=1)
+    state, _ = play_mission(new_game(5), fails=1)
     assert (state.successes, state.failures) == (0, 1)
 
 
 @pytest.mark.parametrize("players", [7, 8, 9, 10])
 def test_mission_four_needs_two_fails_at_seven_players(players: int) -> None:
     state = new_game(players)
-    state, _ = mission(state, fails=0)
-    state, _ = mission(state, fails=1)
-    state, _ = mission(state, fails=1)
+    state, _ = play_mission(state, fails=0)
+    state, _ = play_mission(state, fails=1)
+    state, _ = play_mission(state, fails=1)
     assert state.mission == 4
     assert GAME.public_view(state)["missions"][3]["fails_needed"] == 2
-    one_fail, events = mission(state, fails=1)
+    one_fail, events = play_mission(state, fails=1)
     assert [r.failed for r in one_fail.results] == [False, True, True, False]
     assert next(e for e in events if e.kind == "mission_begins").data["fails_needed"] == 2
-    two_fails, _ = mission(state, fails=2)
+    two_fails, _ = play_mission(state, fails=2)
     assert two_fails.phase is Phase.OVER
     assert GAME.outcome(two_fails).reason is Termination.THREE_FAILURES
 
@@ -467,9 +467,9 @@ def test_mission_four_needs_two_fails_at_seven_players(players: int) -> None:
 def test_mission_four_fails_with_one_fail_below_seven_players(players: int) -> None:
     state = new_game(players)
     for fails in (0, 1, 0):
-        state, _ = mission(state, fails=fails)
+        state, _ = play_mission(state, fails=fails)
     assert state.mission == 4
-    state, _ = mission(state, fails=1)
+    state, _ = play_mission(state, fails=1)
     assert state.results[-1].failed is True
 
 
@@ -477,33 +477,33 @@ def test_mission_four_fails_with_one_fail_below_seven_players(players: int) -> N
 def test_other_missions_fail_with_one_fail_at_seven_players(number: int) -> None:
     state = new_game(7)
     for done, fails in zip(range(1, number), (0, 1, 0, 2), strict=False):
-        state, _ = mission(state, fails=fails)
+        state, _ = play_mission(state, fails=fails)
         assert state.results[-1].mission == done
-    state, _ = mission(state, fails=1)
+    state, _ = play_mission(state, fails=1)
     assert (state.results[-1].mission, state.results[-1].failed) == (number, True)
 
 
 def test_command_passes_left_after_a_mission() -> None:
-    state, events = mission(new_game(5, first_commander=4))
+    state, events = play_mission(new_game(5, first_commander=4))
     assert state.commander == 0
     assert (state.phase, state.mission) == (Phase.PROPOSE, 2)
     assert events[-1].kind == "commander" and events[-1].data["commander"] == 0
-    state, _ = mission(state, fails=1)
+    state, _ = play_mission(state, fails=1)
     assert state.commander == 1
 
 
 def test_command_passes_left_after_an_approved_squad_even_after_rejections() -> None:
     state = reject(reject(new_game(5)))  # seats 0 and 1 were refused; seat 2 commands
-    state, _ = mission(state)
+    state, _ = play_mission(state)
     assert state.commander == 3
 
 
 def test_three_successes_win_for_the_colons() -> None:
     state = new_game(5)
     for fails in (0, 1, 0):
-        state, _ = mission(state, fails=fails)
+        state, _ = play_mission(state, fails=fails)
     assert state.outcome is None
-    state, events = mission(state, fails=0)
+    state, events = play_mission(state, fails=0)
     assert state.phase is Phase.OVER
     assert (state.outcome.winner, state.outcome.reason) == ("colons", Termination.THREE_SUCCESSES)
     assert events[-1] == Event("game_over", {"winner": "colons", "reason": "three_successes"})
@@ -513,9 +513,9 @@ def test_three_successes_win_for_the_colons() -> None:
 def test_three_failures_win_for_the_cylons() -> None:
     state = new_game(5)
     for fails in (1, 0, 1, 0):
-        state, _ = mission(state, fails=fails)
+        state, _ = play_mission(state, fails=fails)
     assert state.outcome is None and state.mission == 5
-    state, events = mission(state, fails=2)
+    state, events = play_mission(state, fails=2)
     assert (state.outcome.winner, state.outcome.reason) == ("cylons", Termination.THREE_FAILURES)
     assert events[-1] == Event("game_over", {"winner": "cylons", "reason": "three_failures"})
 
@@ -527,7 +527,7 @@ def test_three_failures_win_for_the_cylons() -> None:
 def test_any_action_after_the_game_is_over_is_refused(action: Action) -> None:
     state = new_game(5)
     for _ in range(3):
-        state, _ = mission(state, fails=0)
+        state, _ = play_mission(state, fails=0)
     assert state.phase is Phase.OVER
     assert refused(state, action).code == "game_over"
 
@@ -558,11 +558,11 @@ def test_targeting_the_squad_size_follows_the_chosen_mission(players: int) -> No
 
 
 def test_targeting_each_mission_is_attempted_once() -> None:
-    state, _ = mission(new_game(5, targeting=True), fails=0, mission=3)
+    state, _ = play_mission(new_game(5, targeting=True), fails=0, mission=3)
     assert GAME.public_view(state)["available_missions"] == [1, 2, 4]
     error = refused(state, ProposeSquad(state.commander, squad_of(state, 3), 3))
     assert (error.code, error.params) == ("mission_already_attempted", {"mission": 3})
-    state, _ = mission(state, fails=1, mission=1)
+    state, _ = play_mission(state, fails=1, mission=1)
     assert refused(state, ProposeSquad(state.commander, squad_of(state, 1), 1)).code == (
         "mission_already_attempted")
 
@@ -571,24 +571,24 @@ def test_targeting_a_rejected_proposal_is_not_an_attempt() -> None:
     state = reject(new_game(5, targeting=True), mission=4)
     assert state.mission is None
     assert GAME.public_view(state)["available_missions"] == [1, 2, 3, 4]
-    state, _ = mission(state, fails=0, mission=4)
+    state, _ = play_mission(state, fails=0, mission=4)
     assert state.results[-1].mission == 4
 
 
 def test_targeting_mission_five_only_after_two_successes() -> None:
     state = new_game(5, targeting=True)
     assert refused(state, ProposeSquad(0, (0, 1, 2), 5)).code == "mission_five_locked"
-    state, _ = mission(state, fails=1, mission=1)
-    state, _ = mission(state, fails=1, mission=2)
-    state, _ = mission(state, fails=0, mission=3)
+    state, _ = play_mission(state, fails=1, mission=1)
+    state, _ = play_mission(state, fails=1, mission=2)
+    state, _ = play_mission(state, fails=0, mission=3)
     assert (state.successes, state.failures) == (1, 2)
     assert GAME.public_view(state)["available_missions"] == [4]
     assert refused(state, ProposeSquad(state.commander, squad_of(state, 5), 5)).code == (
         "mission_five_locked")
 
     state = new_game(5, targeting=True)
-    state, _ = mission(state, fails=0, mission=2)
-    state, _ = mission(state, fails=0, mission=4)
+    state, _ = play_mission(state, fails=0, mission=2)
+    state, _ = play_mission(state, fails=0, mission=4)
     assert GAME.public_view(state)["available_missions"] == [1, 3, 5]
     state, _ = propose(state, mission=5)
     assert (state.mission, len(state.squad)) == (5, 3)
@@ -602,15 +602,15 @@ def test_targeting_a_mission_that_does_not_exist_is_refused() -> None:
 
 def test_targeting_the_mission_four_two_fail_rule_applies_to_mission_four_in_any_order() -> None:
     state = new_game(7, targeting=True)
-    one_fail, events = mission(state, fails=1, mission=4)
+    one_fail, events = play_mission(state, fails=1, mission=4)
     assert one_fail.results[-1].failed is False
     assert next(e for e in events if e.kind == "mission_begins").data["fails_needed"] == 2
-    two_fails, _ = mission(state, fails=2, mission=4)
+    two_fails, _ = play_mission(state, fails=2, mission=4)
     assert two_fails.results[-1].failed is True
     # ... while the fourth mission played, when it is not mission 4, fails on one card.
     for number, fails in ((1, 0), (3, 0), (5, 1)):
-        state, _ = mission(state, fails=fails, mission=number)
-    state, _ = mission(state, fails=1, mission=2)
+        state, _ = play_mission(state, fails=fails, mission=number)
+    state, _ = play_mission(state, fails=1, mission=2)
     assert [(r.mission, r.failed) for r in state.results] == [
         (1, False), (3, False), (5, True), (2, True)]
     assert state.outcome is None

@@ -71,7 +71,14 @@ class Narrator:
         self._queue.put(item)
 
     def _run(self) -> None:
-        speech = self._make_speech()  # created here: pyttsx3 engines belong to one thread
+        try:
+            speech = self._make_speech()  # created here: pyttsx3 engines belong to one thread
+        except Exception:
+            # Without this the worker would die and nothing queued would ever be said, nor any
+            # ``then`` callback run (a game would stay in its night phase for ever).
+            self.failures += 1
+            log.exception("the speech engine does not start; narrating to the console")
+            speech = ConsoleSpeech()
         while True:
             item = self._queue.get()
             if item is None:

@@ -55,9 +55,8 @@ class Pyttsx3Speech:
                 f"the speech engine does not start ({exc}): install espeak-ng "
                 "(sudo apt install espeak-ng)"
             ) from exc
-        self._engine.setProperty("rate", rate)
+        self._rate = rate
         self._voices: dict[str, str] = {}
-        self._current: str | None = None
 
     def voice_for(self, lang: str) -> str:
         """The id of a voice speaking ``lang`` ("fr" or "en"): an exact match first."""
@@ -76,10 +75,10 @@ class Pyttsx3Speech:
         return self._voices[lang]
 
     def _use(self, lang: str) -> None:
-        voice = self.voice_for(lang)
-        if voice != self._current:
-            self._engine.setProperty("voice", voice)
-            self._current = voice
+        """Set voice and rate before every utterance: ``pyttsx3.init()`` hands every caller in
+        the process the same engine, so another instance may have changed them since."""
+        self._engine.setProperty("voice", self.voice_for(lang))
+        self._engine.setProperty("rate", self._rate)
 
     def speak(self, text: str, lang: str) -> None:
         self._use(lang)
@@ -89,7 +88,18 @@ class Pyttsx3Speech:
     def save(self, text: str, lang: str, path: Path) -> None:
         self._use(lang)
         self._engine.save_to_file(text, str(path))
-        self._engine.runAndWait()
+        try:
+            self._engine.runAndWait()
+        finally:
+            self._forget_save_file()
+
+    def _forget_save_file(self) -> None:
+        """pyttsx3 2.99's espeak driver keeps the last ``save_to_file`` name for ever: every
+        later ``say`` on the (shared) engine would silently overwrite that file instead of
+        playing. Clear it."""
+        driver = getattr(getattr(self._engine, "proxy", None), "_driver", None)
+        if driver is not None and hasattr(driver, "_save_file"):
+            driver._save_file = None
 
 
 def choose_speech(preference: str = "auto", rate: int = 165) -> tuple[Speech, str | None]:

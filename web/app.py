@@ -15,12 +15,19 @@ from companion.seat_input import Button, Press
 from web.sse import Broadcaster
 
 
+VERDICTS = ("vote_approved", "vote_rejected")
+
+
 def labels() -> dict[str, dict[str, str]]:
-    """The page's words in every language, keyed like the catalog's ``ui`` table."""
-    return {
-        lang: {k[3:]: v for k, v in Catalog.keys(lang).items() if k.startswith("ui.")}
-        for lang in LANGUAGES
-    }
+    """The page's words in every language, keyed like the catalog's ``ui`` table, plus the
+    vote's verdict as the narrator says it (shown under the revealed votes)."""
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGUAGES:
+        keys = Catalog.keys(lang)
+        words = {k[3:]: v for k, v in keys.items() if k.startswith("ui.")}
+        words.update({v: keys[f"resistance.say.{v}"] for v in VERDICTS})
+        out[lang] = words
+    return out
 
 
 def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -42,10 +43,8 @@ class Broadcaster:
     def _drop(self, client: queue.Queue[dict[str, Any] | None]) -> None:
         with self._lock:
             self._clients.discard(client)
-        try:
+        with contextlib.suppress(queue.Full):
             client.put_nowait(None)
-        except queue.Full:
-            pass
 
     def close(self) -> None:
         with self._lock:

@@ -53,10 +53,10 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [catalog.text(say + key, mission=d["mission"], successes=d["successes"],
                                  fails=d["fails"])]
         case "game_over":
-            key = {"colons": "colons_win", "three_failures": "cylons_win_missions",
-                   "five_rejections": "cylons_win_rejections"}
+            endings = {"colons": "colons_win", "three_failures": "cylons_win_missions",
+                       "five_rejections": "cylons_win_rejections"}
             winner = d["winner"] if d["winner"] == "colons" else d["reason"]
-            return [catalog.text(say + key[winner])]
+            return [catalog.text(say + endings[winner])]
         case "press_ignored":
             return [catalog.text("ignored." + d["why"], seat=d["seat"])]
         case ("squad_proposed" | "squad_member_in" | "squad_member_out" | "squad_read_back"

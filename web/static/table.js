@@ -76,7 +76,9 @@ function render(snap) {
     const list = el("ul", "votes");
     s.last_vote.approvals.forEach((yes, seat) =>
       list.append(el("li", yes ? "yes" : "no", `${name(seat)}: ${t(yes ? "yes" : "no")}`)));
-    lastVote.append(list);
+    const verdict = s.last_vote.approved ? "approved" : "rejected";
+    lastVote.append(list, el("p", "verdict " + verdict,
+      t("vote_" + verdict, { yes: s.last_vote.yes, no: s.last_vote.no })));
   }
   const outcome = $("outcome");
   outcome.hidden = !s.outcome;
@@ -104,11 +106,22 @@ async function refreshLeds() {
   });
 }
 
+// The first message of every (re)connection is the server's current snapshot: it is rendered
+// whatever its revision, since a restarted server (a resumed game) counts revisions from zero.
 function connect() {
   const source = new EventSource("/api/events");
+  let fresh = true;
+  source.addEventListener("open", () => {
+    fresh = true;
+    document.body.dataset.live = "yes";
+  });
+  source.addEventListener("error", () => {
+    document.body.dataset.live = "no";
+  });
   source.addEventListener("state", (event) => {
     const snap = JSON.parse(event.data);
-    if (!snapshot || snap.revision >= snapshot.revision || snap.game_id !== snapshot.game_id) {
+    if (fresh || !snapshot || snap.revision >= snapshot.revision || snap.game_id !== snapshot.game_id) {
+      fresh = false;
       render(snap);
     }
   });

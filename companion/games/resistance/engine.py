@@ -158,7 +158,9 @@ class Resistance:
             raise IllegalAction("mission_five_locked")
         return asked
 
-    def _vote(self, state: ResistanceState, action: CastVote) -> tuple[ResistanceState, list[Event]]:
+    def _vote(
+        self, state: ResistanceState, action: CastVote
+    ) -> tuple[ResistanceState, list[Event]]:
         if state.phase is not Phase.VOTE:
             raise IllegalAction("no_vote_now", phase=state.phase.value)
         self._check_seat(state, action.seat)
@@ -337,9 +339,9 @@ class Resistance:
 
         Votes are kept once revealed (vote cards are shown face up at the table), each seat's
         final vote only, in the order the seats first voted (a vote changed before the reveal was
-        never shown); the votes of a vote still open are left out. A mission's cards are re-dealt in seat order, successes
-        first, once the mission is resolved, so the record keeps the counts but not who played
-        what; the cards of a mission still being played are left out.
+        never shown); the votes of a vote still open are left out. A mission's cards are re-dealt
+        in seat order, successes first, once the mission is resolved, so the record keeps the
+        counts but not who played what; the cards of a mission still being played are left out.
         """
         state = self.new(options, seed)
         out: list[Action] = []

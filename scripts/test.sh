@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Everything the tests need, then the tests: on a fresh Debian machine with Python 3.11.
+# Installs espeak-ng, chromium and chromium-driver (apt), a virtual environment in .venv with the
+# companion and its test extras, then runs ruff, mypy and pytest. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+missing=()
+for pkg in espeak-ng chromium chromium-driver; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+python3 -c "import ensurepip" 2>/dev/null || missing+=("python3-venv")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing ${missing[*]}..."
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+echo "== ruff"; .venv/bin/ruff check .
+echo "== ruff format"; .venv/bin/ruff format --check --quiet .
+echo "== mypy"; .venv/bin/mypy
+echo "== pytest"; .venv/bin/python -m pytest "$@"

@@ -1,0 +1,289 @@
+"""Real-browser helpers: ``companion serve`` as a subprocess on loopback, headless Chromium, and
+a player who presses the host page's virtual buttons.
+
+Used by ``tests/test_page.py`` and by ``scripts/screenshot.py``. Nothing here is mocked: the
+server is the installed ``companion`` command, the browser is Debian's ``chromium``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import WebDriverWait
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+ROOT = Path(__file__).resolve().parent.parent
+WAIT = 15.0  # seconds: the most any single step may take before a test gives up
+
+CHROMIUM_FLAGS = (
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+)
+
+CONFIG = """\
+# Written by tests/browser.py: console narration, short night pauses, no debounce.
+data_dir = "{data_dir}"
+
+[voice]
+engine = "console"
+
+[buttons]
+bounce_ms = 0
+
+[narration.pauses]
+intro = 0.1
+close_eyes = 0.1
+cylons_open = 0.1
+cylons_close = 0.1
+"""
+
+
+class BrowserMissing(RuntimeError):
+    """Chromium or chromedriver is not installed where the tests expect it."""
+
+
+class ServerFailed(RuntimeError):
+    """``companion serve`` exited or did not answer; the message carries its output."""
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def write_config(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "config.toml"
+    path.write_text(CONFIG.format(data_dir=(directory / "data").as_posix()), encoding="utf-8")
+    return path
+
+
+class Server:
+    """One ``companion serve`` process. Its output goes to a file, never to an unread pipe
+    (console narration would fill the pipe and stall the narrator thread)."""
+
+    def __init__(self, config: Path, port: int) -> None:
+        self.config = config
+        self.port = port
+        self.log = config.parent / f"server-{port}.log"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = WAIT) -> Server:
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli", "serve", "--config", str(self.config),
+                 "--port", str(self.port)],
+                stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+            )
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise ServerFailed(f"companion serve exited with {self.process.returncode}:\n"
+                                   f"{self.output()}")
+            try:
+                status, _ = self.get("/api/state")
+                if status == 200:
+                    return self
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise ServerFailed(f"companion serve did not answer GET /api/state within "
+                                   f"{timeout} s:\n{self.output()}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=5)
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
+        except OSError:
+            return "(no output)"
+
+    def request(self, method: str, path: str, body: Any = None,
+                raw: bytes | None = None) -> tuple[int, Any]:
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+        return self.request("POST", path, body, raw)
+
+    def state(self) -> dict[str, Any]:
+        status, snap = self.get("/api/state")
+        assert status == 200, snap
+        return dict(snap)
+
+    def wait_for(self, predicate: Callable[[dict[str, Any]], bool], what: str,
+                 timeout: float = WAIT) -> dict[str, Any]:
+        """Poll GET /api/state until ``predicate`` holds; fail naming ``what`` otherwise."""
+        deadline = time.monotonic() + timeout
+        while True:
+            snap = self.state()
+            if predicate(snap):
+                return snap
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; last state: {snap}")
+            time.sleep(0.05)
+
+
+def start_server(directory: Path, port: int | None = None) -> Server:
+    return Server(write_config(directory), port or free_port()).start()
+
+
+def chromium(profile: Path | None = None, width: int = 1200, height: int = 1000) -> WebDriver:
+    """Headless Debian Chromium through chromedriver: never Selenium Manager, never a download."""
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+    if missing:
+        raise BrowserMissing(f"{' and '.join(missing)} not found: the page tests need a real "
+                             "browser; install it with: sudo apt install chromium chromium-driver")
+    profile = profile or Path(tempfile.mkdtemp(prefix="chromium-"))
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument(f"--window-size={width},{height}")
+    service = Service(str(CHROMEDRIVER), log_output=str(profile.parent / f"{profile.name}.log"))
+    return webdriver.Chrome(service=service, options=options)
+
+
+def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], what: str,
+         timeout: float = WAIT) -> Any:
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
+        condition, f"timed out waiting for {what}")
+
+
+def revision(driver: WebDriver) -> int:
+    """The revision of the snapshot the page last rendered (``-1`` before the first)."""
+    value = driver.execute_script("return document.body.dataset.revision")
+    return -1 if value in (None, "") else int(value)
+
+
+def wait_live(driver: WebDriver) -> None:
+    """Wait until the page has rendered and its SSE stream is open."""
+    wait(driver, lambda d: d.execute_script("return document.body.dataset.live") == "yes",
+         "the page's live stream (/api/events) to open")
+
+
+def text(driver: WebDriver, element_id: str) -> str:
+    return str(driver.find_element(By.ID, element_id).text)
+
+
+class Player:
+    """Plays Résistance by clicking the host page's virtual button panel, as the table would
+    press the real buttons (see ``companion/games/resistance/controls.py``).
+
+    Decisions (who is Commandant, how big the squad is) are read from the server's public
+    state; every action is a click on the host page. Each click waits until the host page has
+    rendered a newer revision: every press, even an ignored one, publishes one.
+    """
+
+    def __init__(self, driver: WebDriver, server: Server, window: str | None = None) -> None:
+        self.driver = driver
+        self.server = server
+        self.window = window or driver.current_window_handle
+
+    def press(self, seat: int, button: str) -> None:
+        if self.driver.current_window_handle != self.window:
+            self.driver.switch_to.window(self.window)
+        before = revision(self.driver)
+        self.driver.find_element(By.ID, f"press-{seat}-{button}").click()
+        wait(self.driver, lambda d: revision(d) > before,
+             f"the host page to show the result of seat {seat} pressing {button}")
+
+    def phase(self) -> str | None:
+        state = self.server.state()["state"]
+        return None if state is None else str(state["phase"])
+
+    def wait_phase(self, phase: str) -> dict[str, Any]:
+        snap = self.server.wait_for(
+            lambda s: s["state"] is not None and s["state"]["phase"] == phase, f"phase {phase}")
+        return dict(snap["state"])
+
+    def propose(self, squad: Iterable[int] | None = None) -> list[int]:
+        """The named players press A, then the Commandant confirms with A."""
+        state = self.wait_phase("propose")
+        size, commander = state["squad_size"], state["commander"]
+        members = sorted(squad) if squad is not None else \
+            [(commander + i) % state["players"] for i in range(size)]
+        assert len(members) == size, f"mission {state['mission']} needs {size} members"
+        for seat in members:
+            self.press(seat, "A")
+        self.press(commander, "A")
+        self.wait_phase("vote")
+        return members
+
+    def vote(self, votes: Mapping[int, str]) -> None:
+        for seat, button in votes.items():
+            self.press(seat, button)
+
+    def vote_all(self, button: str = "A") -> None:
+        state = self.wait_phase("vote")
+        self.vote({seat: button for seat in range(state["players"])})
+
+    def play(self, cards: Mapping[int, str] | None = None) -> None:
+        """Squad members play their cards: A = Success, B = Fail (Success unless given)."""
+        state = self.wait_phase("mission")
+        cards = cards or {}
+        for seat in state["squad"]:
+            self.press(seat, cards.get(seat, "A"))
+
+    def mission(self, cards: Mapping[int, str] | None = None) -> None:
+        """One mission: a squad is proposed, approved by all, and plays its cards."""
+        self.propose()
+        self.vote_all("A")
+        self.play(cards)
+
+
+def start_game_on_host(driver: WebDriver, names: Iterable[str], players: int = 5,
+                       language: str = "en") -> None:
+    """Fill and submit the host page's ``#new-game`` form."""
+    from selenium.webdriver.support.ui import Select
+
+    form = driver.find_element(By.ID, "new-game")
+    Select(form.find_element(By.NAME, "players")).select_by_visible_text(str(players))
+    Select(form.find_element(By.NAME, "language")).select_by_value(language)
+    box = form.find_element(By.NAME, "names")
+    box.clear()
+    box.send_keys("\n".join(names))
+    driver.find_element(By.ID, "start").click()

@@ -1,0 +1,141 @@
+"""200 random games per player count, checked after every action:
+
+- no public view and no SSE payload holds an unrevealed vote or a mission card's author: the
+  payload is byte-identical to the one a "twin" table would send, whose secrets differ (pending
+  votes and cards flipped; at a mission's reveal, the squad's cards handed round among them);
+- replaying the journal gives the same state after every action.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import deque
+
+import pytest
+
+from companion.game import EVERYONE, Action, Event, action_from_json
+from companion.games.resistance import (
+    Card,
+    CastVote,
+    EndNight,
+    Phase,
+    PlayMissionCard,
+    Resistance,
+    ResistanceState,
+)
+from companion.journal import Journal
+from companion.moderator import NARRATION_KEPT, Table, public_snapshot
+from companion.narration import resistance as narration
+from web.sse import sse_message
+
+GAMES_PER_COUNT = 200
+GAME = Resistance()
+
+
+class QuietVoice:
+    """Narration goes nowhere: these games are played at machine speed."""
+
+    def say(self, text: str, lang: str) -> None:
+        pass
+
+    def script(self, items, lang, then=None) -> None:
+        pass
+
+
+def choose(rng: random.Random, state: ResistanceState) -> Action:
+    if state.phase is Phase.NIGHT:
+        return EndNight()
+    if state.phase is Phase.PROPOSE:
+        return rng.choice(list(GAME.legal_actions(state, state.commander)))
+    if state.phase is Phase.VOTE:
+        waiting = [s for s, v in enumerate(state.votes) if v is None]
+        seat = rng.choice(waiting) if rng.random() < 0.9 else rng.randrange(state.players)
+        return CastVote(seat, rng.random() < 0.65)
+    waiting = [s for s in state.squad if state.cards[s] is None]
+    seat = rng.choice(waiting) if rng.random() < 0.9 else rng.choice(state.squad)
+    return PlayMissionCard(seat, Card.FAIL if rng.random() < 0.3 else Card.SUCCESS)
+
+
+def twin(state: ResistanceState, action: Action) -> tuple[ResistanceState, Action] | None:
+    """The same moment with other secrets: what the table sees must not change."""
+    if isinstance(action, CastVote):
+        after = [v for s, v in enumerate(state.votes) if s != action.seat]
+        if None not in after:
+            return None  # the last vote: every vote is revealed, face up, by the rules
+        flipped = tuple(None if v is None else not v for v in state.votes)
+        return dataclasses.replace(state, votes=flipped), CastVote(action.seat, not action.approve)
+    if isinstance(action, PlayMissionCard):
+        cards = dict(enumerate(state.cards))
+        cards[action.seat] = action.card
+        squad = state.squad
+        if any(cards[s] is None for s in squad):
+            swap = {Card.SUCCESS: Card.FAIL, Card.FAIL: Card.SUCCESS, None: None}
+            flipped = tuple(swap[c] for c in state.cards)
+            return (dataclasses.replace(state, cards=flipped),
+                    PlayMissionCard(action.seat, swap[action.card]))
+        # The reveal: hand each squad member the card of the next one. Same counts, other authors.
+        rotated = {s: cards[squad[(i + 1) % len(squad)]] for i, s in enumerate(squad)}
+        twin_cards = tuple(rotated.get(s) if s != action.seat else None
+                           for s in range(state.players))
+        twin_cards = tuple(c if s in squad else None for s, c in enumerate(twin_cards))
+        return (dataclasses.replace(state, cards=twin_cards),
+                PlayMissionCard(action.seat, rotated[action.seat]))
+    return None
+
+
+def public(events: list[Event]) -> list[dict]:
+    return [e.to_json() for e in events if e.audience == EVERYONE]
+
+
+def play_one(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    options = {
+        "players": players,
+        "targeting": rng.random() < 0.3,
+        "isolated_cylons": rng.random() < 0.2,
+        "first_commander": rng.randrange(players),
+    }
+    journal = Journal(":memory:")
+    table = Table(journal, QuietVoice(), seats=players)
+    table.new_game("resistance", options, language=rng.choice(["en", "fr"]), seed=seed)
+    running = table.running
+    assert running is not None
+    states = [running.state]
+    while running.state.outcome is None:
+        before = running.state
+        told = list(table.snapshot()["narration"])
+        action = choose(rng, before)
+        events = table.submit(action)
+        payload = sse_message(table.snapshot())
+        states.append(running.state)
+
+        alternative = twin(before, action)
+        if alternative is not None:
+            twin_before, twin_action = alternative
+            twin_after, twin_events = GAME.apply(twin_before, twin_action)
+            assert public(twin_events) == public(events), f"{action}'s events leak (seed {seed})"
+            lines = [line for e in twin_events for line in narration.lines(running.catalog, e)]
+            said = deque(told + lines, maxlen=NARRATION_KEPT)
+            snap = table.snapshot()
+            message = lines[-1] if lines else snap["message"]
+            twin_payload = sse_message(public_snapshot(
+                snap["revision"], running, running.catalog.lang, list(said), message,
+                state=twin_after))
+            assert payload == twin_payload, f"{action} leaks a secret (seed {seed})"
+            assert GAME.public_view(twin_after) == GAME.public_view(running.state)
+
+    replayed = GAME.new(options, seed)
+    recorded = journal.actions(running.entry.id)
+    assert len(recorded) == len(states) - 1
+    assert replayed == states[0]
+    for step, data in enumerate(recorded, start=1):
+        replayed, _ = GAME.apply(replayed, action_from_json(GAME.actions, data))
+        assert replayed == states[step], f"replay differs at action {step} (seed {seed})"
+    assert journal.latest_game() is not None and journal.latest_game().finished
+
+
+@pytest.mark.parametrize("players", range(5, 11))
+def test_random_games_never_leak_a_secret_and_replay_exactly(players: int) -> None:
+    for seed in range(GAMES_PER_COUNT):
+        play_one(players, seed * 100 + players)
