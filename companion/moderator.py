@@ -266,8 +266,7 @@ class Table:
     def explain(self, exc: IllegalAction) -> str:
         running = self._running
         catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
-        key = f"errors.{exc.code}"
-        return catalog.text(key, **exc.params) if catalog.has(key) else str(exc)
+        return catalog.explain(exc)
 
     def _tell(self, messages: list[str]) -> PressResult:
         self._speak(messages)

@@ -15,6 +15,7 @@ from typing import Any
 from companion.game import Action, IllegalAction, MalformedAction, action_from_json
 from companion.games import game_for
 from companion.journal import GameEntry, Journal
+from companion.narration.catalog import Catalog
 
 FORMAT = "companion"
 VERSION = 1
@@ -73,7 +74,7 @@ def replay(lines: Iterable[str]) -> dict[str, Any]:
         except MalformedAction as exc:
             raise RecordError(number, f"malformed action: {exc}") from None
         except IllegalAction as exc:
-            raise RecordError(number, f"illegal action: {exc}") from None
+            raise RecordError(number, f"illegal action ({exc.code}): {Catalog('en').explain(exc)}") from None
     if header is None:
         raise RecordError(1, "the record is empty: the first line must be its header")
     view: dict[str, Any] = game.public_view(state)

@@ -110,5 +110,14 @@ class ButtonBox:
         return self.pairs[press.seat][0 if press.button is Button.A else 1]
 
     def close(self) -> None:
+        """Release the pins. gpiozero stops each button's hold thread in turn and waits for it
+        to notice (up to 0.1 s each, and up to the hold time for a held button): a whole box
+        took seconds to close. Telling every thread to stop and waking it first, as gpiozero's
+        own shutdown does for the stopping part, makes closing immediate."""
+        for device in self._buttons:
+            thread = getattr(device, "_hold_thread", None)
+            if thread is not None:
+                thread.stopping.set()
+                getattr(thread, "holding", threading.Event()).set()
         for device in (*self._buttons, *self._leds):
             device.close()

@@ -5,7 +5,7 @@ Résistance game partway by clicking the host page's virtual button panel (missi
 mission 2 fails, a squad for mission 3 is rejected, the next one has some votes in), then saves:
 
     docs/images/table.png        the public page, 1200x1000
-    docs/images/host.png         the host page, 1200x1000
+    docs/images/host.png         the host page, 1200 wide, whole page (form and button panel)
     docs/images/table-phone.png  the public page on a 412x915 phone (device pixel ratio 2)
 
 Usage: python scripts/screenshot.py [--out DIR]
@@ -32,6 +32,7 @@ from browser import (  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 
 NAMES = ["Adama", "Roslin", "Starbuck", "Apollo", "Boomer"]
+SCREEN = {"width": 1200, "height": 1000, "deviceScaleFactor": 1, "mobile": False}
 PHONE = {"width": 412, "height": 915, "deviceScaleFactor": 2, "mobile": True}
 
 
@@ -57,22 +58,38 @@ def main(argv: list[str] | None = None) -> int:
             player.vote({1: "A", 3: "B"})  # two votes in, three to come
             revision = server.state()["revision"]
 
-            def shoot(path: str, name: str) -> None:
+            def shoot(
+                path: str, name: str, metrics: dict[str, object], whole: bool = False
+            ) -> None:
+                driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
                 driver.get(server.url + path)
                 wait_live(driver)
-                wait(driver, lambda d: d.execute_script(
-                    "return Number(document.body.dataset.revision)") >= revision,
-                    "the page to show the latest state")
-                wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#last-vote .votes"),
-                     "the last vote")
+                wait(
+                    driver,
+                    lambda d: (
+                        d.execute_script("return Number(document.body.dataset.revision)")
+                        >= revision
+                    ),
+                    "the page to show the latest state",
+                )
+                wait(
+                    driver,
+                    lambda d: d.find_elements(By.CSS_SELECTOR, "#last-vote .votes"),
+                    "the last vote",
+                )
+                if whole:
+                    height = driver.execute_script("return document.documentElement.scrollHeight")
+                    driver.execute_cdp_cmd(
+                        "Emulation.setDeviceMetricsOverride", {**metrics, "height": height}
+                    )
                 target = args.out / name
                 driver.save_screenshot(str(target))
-                print(f"wrote {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+                shown = target.relative_to(ROOT) if target.is_relative_to(ROOT) else target
+                print(f"wrote {shown}")
 
-            shoot("/", "table.png")
-            shoot("/host", "host.png")
-            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
-            shoot("/", "table-phone.png")
+            shoot("/", "table.png", SCREEN)
+            shoot("/host", "host.png", SCREEN, whole=True)
+            shoot("/", "table-phone.png", PHONE)
         finally:
             driver.quit()
             server.stop()

@@ -32,9 +32,15 @@ ROOT = Path(__file__).resolve().parent.parent
 WAIT = 15.0  # seconds: the most any single step may take before a test gives up
 
 CHROMIUM_FLAGS = (
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 )
 
 CONFIG = """\
@@ -94,15 +100,27 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "companion.cli", "serve", "--config", str(self.config),
-                 "--port", str(self.port)],
-                stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, env=env,
+                [
+                    sys.executable,
+                    "-m",
+                    "companion.cli",
+                    "serve",
+                    "--config",
+                    str(self.config),
+                    "--port",
+                    str(self.port),
+                ],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                cwd=ROOT,
+                env=env,
             )
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
-                raise ServerFailed(f"companion serve exited with {self.process.returncode}:\n"
-                                   f"{self.output()}")
+                raise ServerFailed(
+                    f"companion serve exited with {self.process.returncode}:\n{self.output()}"
+                )
             try:
                 status, _ = self.get("/api/state")
                 if status == 200:
@@ -111,8 +129,10 @@ class Server:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise ServerFailed(f"companion serve did not answer GET /api/state within "
-                                   f"{timeout} s:\n{self.output()}")
+                raise ServerFailed(
+                    f"companion serve did not answer GET /api/state within "
+                    f"{timeout} s:\n{self.output()}"
+                )
             time.sleep(0.05)
 
     def stop(self) -> None:
@@ -131,11 +151,13 @@ class Server:
         except OSError:
             return "(no output)"
 
-    def request(self, method: str, path: str, body: Any = None,
-                raw: bytes | None = None) -> tuple[int, Any]:
+    def request(
+        self, method: str, path: str, body: Any = None, raw: bytes | None = None
+    ) -> tuple[int, Any]:
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, json.loads(response.read())
@@ -153,8 +175,9 @@ class Server:
         assert status == 200, snap
         return dict(snap)
 
-    def wait_for(self, predicate: Callable[[dict[str, Any]], bool], what: str,
-                 timeout: float = WAIT) -> dict[str, Any]:
+    def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = WAIT
+    ) -> dict[str, Any]:
         """Poll GET /api/state until ``predicate`` holds; fail naming ``what`` otherwise."""
         deadline = time.monotonic() + timeout
         while True:
@@ -174,8 +197,10 @@ def chromium(profile: Path | None = None, width: int = 1200, height: int = 1000)
     """Headless Debian Chromium through chromedriver: never Selenium Manager, never a download."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
     if missing:
-        raise BrowserMissing(f"{' and '.join(missing)} not found: the page tests need a real "
-                             "browser; install it with: sudo apt install chromium chromium-driver")
+        raise BrowserMissing(
+            f"{' and '.join(missing)} not found: the page tests need a real "
+            "browser; install it with: sudo apt install chromium chromium-driver"
+        )
     profile = profile or Path(tempfile.mkdtemp(prefix="chromium-"))
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
@@ -187,10 +212,12 @@ def chromium(profile: Path | None = None, width: int = 1200, height: int = 1000)
     return webdriver.Chrome(service=service, options=options)
 
 
-def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], what: str,
-         timeout: float = WAIT) -> Any:
+def wait(
+    driver: WebDriver, condition: Callable[[WebDriver], Any], what: str, timeout: float = WAIT
+) -> Any:
     return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
-        condition, f"timed out waiting for {what}")
+        condition, f"timed out waiting for {what}"
+    )
 
 
 def revision(driver: WebDriver) -> int:
@@ -201,8 +228,11 @@ def revision(driver: WebDriver) -> int:
 
 def wait_live(driver: WebDriver) -> None:
     """Wait until the page has rendered and its SSE stream is open."""
-    wait(driver, lambda d: d.execute_script("return document.body.dataset.live") == "yes",
-         "the page's live stream (/api/events) to open")
+    wait(
+        driver,
+        lambda d: d.execute_script("return document.body.dataset.live") == "yes",
+        "the page's live stream (/api/events) to open",
+    )
 
 
 def text(driver: WebDriver, element_id: str) -> str:
@@ -228,8 +258,11 @@ class Player:
             self.driver.switch_to.window(self.window)
         before = revision(self.driver)
         self.driver.find_element(By.ID, f"press-{seat}-{button}").click()
-        wait(self.driver, lambda d: revision(d) > before,
-             f"the host page to show the result of seat {seat} pressing {button}")
+        wait(
+            self.driver,
+            lambda d: revision(d) > before,
+            f"the host page to show the result of seat {seat} pressing {button}",
+        )
 
     def phase(self) -> str | None:
         state = self.server.state()["state"]
@@ -237,15 +270,19 @@ class Player:
 
     def wait_phase(self, phase: str) -> dict[str, Any]:
         snap = self.server.wait_for(
-            lambda s: s["state"] is not None and s["state"]["phase"] == phase, f"phase {phase}")
+            lambda s: s["state"] is not None and s["state"]["phase"] == phase, f"phase {phase}"
+        )
         return dict(snap["state"])
 
     def propose(self, squad: Iterable[int] | None = None) -> list[int]:
         """The named players press A, then the Commandant confirms with A."""
         state = self.wait_phase("propose")
         size, commander = state["squad_size"], state["commander"]
-        members = sorted(squad) if squad is not None else \
-            [(commander + i) % state["players"] for i in range(size)]
+        members = (
+            sorted(squad)
+            if squad is not None
+            else [(commander + i) % state["players"] for i in range(size)]
+        )
         assert len(members) == size, f"mission {state['mission']} needs {size} members"
         for seat in members:
             self.press(seat, "A")
@@ -275,8 +312,9 @@ class Player:
         self.play(cards)
 
 
-def start_game_on_host(driver: WebDriver, names: Iterable[str], players: int = 5,
-                       language: str = "en") -> None:
+def start_game_on_host(
+    driver: WebDriver, names: Iterable[str], players: int = 5, language: str = "en"
+) -> None:
     """Fill and submit the host page's ``#new-game`` form."""
     from selenium.webdriver.support.ui import Select
 

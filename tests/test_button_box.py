@@ -52,6 +52,9 @@ def pressed() -> list[Press]:
 def box(factory: MockFactory, clock: Clock, pressed: list[Press]) -> Iterator[ButtonBox]:
     box = ButtonBox(PAIRS, LEDS, pressed.append, bounce=BOUNCE, pin_factory=factory, clock=clock)
     yield box
+    for pins in PAIRS:  # a button still held would keep its gpiozero hold thread waiting
+        for pin in pins:
+            factory.pin(pin).drive_high()
     box.close()
 
 

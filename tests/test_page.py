@@ -78,13 +78,18 @@ def assert_not_reloaded(driver: WebDriver) -> None:
 
 
 def voted_badges(driver: WebDriver) -> list[str]:
-    return [li.get_attribute("id") for li in driver.find_elements(By.CSS_SELECTOR, "li.seat")
-            if li.find_elements(By.CSS_SELECTOR, ".badge.voted")]
+    return [
+        li.get_attribute("id")
+        for li in driver.find_elements(By.CSS_SELECTOR, "li.seat")
+        if li.find_elements(By.CSS_SELECTOR, ".badge.voted")
+    ]
 
 
 def revealed_votes(driver: WebDriver) -> list[tuple[str, str]]:
-    return [(li.get_attribute("class"), li.text)
-            for li in driver.find_elements(By.CSS_SELECTOR, "#last-vote .votes li")]
+    return [
+        (li.get_attribute("class"), li.text)
+        for li in driver.find_elements(By.CSS_SELECTOR, "#last-vote .votes li")
+    ]
 
 
 def start_on_host(driver: WebDriver, server: Server, language: str = "en") -> tuple[str, str]:
@@ -99,7 +104,8 @@ def start_on_host(driver: WebDriver, server: Server, language: str = "en") -> tu
 
 
 def test_the_public_page_follows_a_game_started_on_the_host_page(
-        server: Server, driver: WebDriver) -> None:
+    server: Server, driver: WebDriver
+) -> None:
     public = open_page(driver, server, "/")
     assert text(driver, "waiting") == "Waiting for the host to start a game."
     assert not driver.find_element(By.ID, "game").is_displayed()
@@ -114,15 +120,17 @@ def test_the_public_page_follows_a_game_started_on_the_host_page(
     seen = [p for i, p in enumerate(phases) if i == 0 or p != phases[i - 1]]
     assert seen == [NIGHT, PROPOSE]
     assert not driver.find_element(By.ID, "waiting").is_displayed()
-    assert [li.text.split("\n")[0] for li in driver.find_elements(By.CSS_SELECTOR, "li.seat")] \
-        == NAMES
+    assert [
+        li.text.split("\n")[0] for li in driver.find_elements(By.CSS_SELECTOR, "li.seat")
+    ] == NAMES
     assert text(driver, "commander") == "Adama"
     assert len(driver.find_elements(By.CSS_SELECTOR, "#missions li.mission")) == 5
     assert_not_reloaded(driver)
 
 
 def test_a_vote_shows_who_has_voted_and_nothing_more_until_every_seat_has_voted(
-        server: Server, driver: WebDriver) -> None:
+    server: Server, driver: WebDriver
+) -> None:
     public, host = start_on_host(driver, server)
     player = Player(driver, server, host)
     assert player.propose() == [0, 1]
@@ -143,8 +151,11 @@ def test_a_vote_shows_who_has_voted_and_nothing_more_until_every_seat_has_voted(
     driver.switch_to.window(public)
     wait(driver, lambda d: len(revealed_votes(d)) == 5, "the revealed votes")
     assert revealed_votes(driver) == [
-        ("yes", "Adama: yes"), ("yes", "Roslin: yes"), ("no", "Starbuck: no"),
-        ("no", "Apollo: no"), ("no", "Boomer: no"),
+        ("yes", "Adama: yes"),
+        ("yes", "Roslin: yes"),
+        ("no", "Starbuck: no"),
+        ("no", "Apollo: no"),
+        ("no", "Boomer: no"),
     ]
     assert text(driver, "last-vote").startswith("LAST VOTE — MISSION 1")
     verdict = driver.find_element(By.CSS_SELECTOR, "#last-vote .verdict")
@@ -168,17 +179,26 @@ def test_a_vote_shows_who_has_voted_and_nothing_more_until_every_seat_has_voted(
     player.vote({0: "A", 1: "A", 3: "A", 4: "B"})
     driver.switch_to.window(public)
     wait(driver, lambda d: ("yes", "Starbuck: yes") in revealed_votes(d), "the second reveal")
-    assert driver.find_element(By.CSS_SELECTOR, "#last-vote .verdict").text \
+    assert (
+        driver.find_element(By.CSS_SELECTOR, "#last-vote .verdict").text
         == "The squad is approved: 4 yes, 1 no."
+    )
     assert text(driver, "phase") == "Mission under way"
     assert_not_reloaded(driver)
 
 
 def test_a_whole_game_played_on_the_virtual_panel_ends_with_the_outcome_banner(
-        server: Server, driver: WebDriver) -> None:
+    server: Server, driver: WebDriver
+) -> None:
     host = open_page(driver, server, "/host")
     start_game_on_host(driver, NAMES, players=5)
     player = Player(driver, server, host)
+    wait(
+        driver,
+        lambda d: not d.find_element(By.ID, "panel-5").is_displayed(),
+        "the panel to show only the five seats in the game",
+    )
+    assert driver.find_element(By.ID, "panel-4").is_displayed()
     for _ in range(3):
         player.mission()
 
@@ -186,8 +206,7 @@ def test_a_whole_game_played_on_the_virtual_panel_ends_with_the_outcome_banner(
     assert text(driver, "outcome") == "The Colonials win"
     assert "colons" in driver.find_element(By.ID, "outcome").get_attribute("class").split()
     track = driver.find_elements(By.CSS_SELECTOR, "#missions li.mission")
-    assert [li.get_attribute("class") for li in track] == \
-        ["mission success"] * 3 + ["mission "] * 2
+    assert [li.get_attribute("class") for li in track] == ["mission success"] * 3 + ["mission "] * 2
     assert "✔ 2 ✘ 0" in track[0].text and "✔ 3 ✘ 0" in track[1].text
     assert text(driver, "phase") == "Game over"
     assert_not_reloaded(driver)
@@ -200,18 +219,24 @@ def test_a_whole_game_played_on_the_virtual_panel_ends_with_the_outcome_banner(
 def test_a_game_in_french_shows_french_words(server: Server, driver: WebDriver) -> None:
     public, _ = start_on_host(driver, server, language="fr")
     driver.switch_to.window(public)
-    wait(driver, lambda d: text(d, "phase") == "Le Commandant désigne un escadron",
-         "the French propose phase")
+    wait(
+        driver,
+        lambda d: text(d, "phase") == "Le Commandant désigne un escadron",
+        "the French propose phase",
+    )
     assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "fr"
     assert driver.title == "Compagnon de table"
-    assert driver.find_element(By.CSS_SELECTOR, "[data-label=rejections]").text \
+    assert (
+        driver.find_element(By.CSS_SELECTOR, "[data-label=rejections]").text
         == "Escadrons rejetés dans la manche"
+    )
     assert "escadron de 2" in driver.find_element(By.ID, "missions").text
     assert_not_reloaded(driver)
 
 
 def test_a_malformed_press_is_refused_with_a_reason_and_changes_nothing(
-        server: Server, driver: WebDriver) -> None:
+    server: Server, driver: WebDriver
+) -> None:
     host = open_page(driver, server, "/host")
     start_game_on_host(driver, NAMES, players=5)
     player = Player(driver, server, host)
@@ -235,14 +260,16 @@ def test_a_malformed_press_is_refused_with_a_reason_and_changes_nothing(
     assert status == 400 and "send {" in answer["error"]
 
     assert server.state() == before
-    assert driver.execute_script("return Number(document.body.dataset.revision)") \
-        == before["revision"]
+    assert (
+        driver.execute_script("return Number(document.body.dataset.revision)") == before["revision"]
+    )
     player.press(0, "A")  # a well-formed press does change the table: the comparison is live
     assert server.state()["revision"] > before["revision"]
 
 
 def test_an_open_page_follows_the_game_after_the_server_restarts(
-        server: Server, driver: WebDriver) -> None:
+    server: Server, driver: WebDriver
+) -> None:
     """A resumed game counts revisions from zero again: the page must not ignore them."""
     public, host = start_on_host(driver, server)
     player = Player(driver, server, host)
@@ -252,13 +279,22 @@ def test_an_open_page_follows_the_game_after_the_server_restarts(
 
     server.stop()
     driver.switch_to.window(public)
-    wait(driver, lambda d: d.execute_script("return document.body.dataset.live") == "no",
-         "the page to notice the server is gone")
+    wait(
+        driver,
+        lambda d: d.execute_script("return document.body.dataset.live") == "no",
+        "the page to notice the server is gone",
+    )
     server.start()
-    wait(driver, lambda d: d.execute_script("return document.body.dataset.live") == "yes",
-         "the page to reconnect")
+    wait(
+        driver,
+        lambda d: d.execute_script("return document.body.dataset.live") == "yes",
+        "the page to reconnect",
+    )
     assert server.state()["revision"] < revision_before
     server.post("/api/press", {"seat": 3, "button": "B"})
-    wait(driver, lambda d: voted_badges(d) == ["seat-0", "seat-1", "seat-2", "seat-3"],
-         "the vote after the restart on the public page")
+    wait(
+        driver,
+        lambda d: voted_badges(d) == ["seat-0", "seat-1", "seat-2", "seat-3"],
+        "the vote after the restart on the public page",
+    )
     assert_not_reloaded(driver)

@@ -14,7 +14,6 @@ from companion.narration.catalog import LANGUAGES, Catalog
 from companion.seat_input import Button, Press
 from web.sse import Broadcaster
 
-
 VERDICTS = ("vote_approved", "vote_rejected")
 
 

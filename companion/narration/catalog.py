@@ -15,6 +15,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from companion.game import IllegalAction
+
 LANGUAGES = ("en", "fr")
 SEAT_PARAMS = frozenset({"seat", "commander"})
 SEAT_LIST_PARAMS = frozenset({"squad"})
@@ -80,6 +82,11 @@ class Catalog:
             return match.group(2) if one else match.group(3)
 
         return string.Formatter().vformat(_PLURAL.sub(plural, template), (), words)
+
+    def explain(self, refusal: IllegalAction) -> str:
+        """A refused action's reason, as a sentence for the table."""
+        key = f"errors.{refusal.code}"
+        return self.text(key, **refusal.params) if self.has(key) else str(refusal)
 
     def _word(self, key: str, value: Any) -> str:
         if key in SEAT_PARAMS and isinstance(value, int):

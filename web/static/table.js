@@ -90,6 +90,9 @@ function render(snap) {
     const seat = Number(label.dataset.seat);
     if (names[seat]) label.textContent = names[seat];
   }
+  for (const row of document.querySelectorAll(".panel li")) {
+    row.hidden = Number(row.dataset.seat) >= s.players;  // seats left out of this game
+  }
   if (HOST) refreshLeds();
 }
 

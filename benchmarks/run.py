@@ -1,0 +1,226 @@
+"""Measure the companion's speed and print a Markdown table for docs/PERFORMANCE.md.
+
+    .venv/bin/python benchmarks/run.py
+
+Figures: engine actions per second, an accepted action's journal write (SQLite, WAL,
+synchronous=FULL), the time from a press on the HTTP panel to the SSE event at a client on
+loopback, speech synthesis per sentence (espeak-ng to WAV), and start-up of `companion --help`.
+Numbers are for the machine they ran on; a Raspberry Pi 4 is roughly 5 times slower.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.games.resistance import (  # noqa: E402
+    Card,
+    CastVote,
+    Phase,
+    PlayMissionCard,
+    Resistance,
+)
+from companion.journal import Journal  # noqa: E402
+from companion.moderator import Table  # noqa: E402
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[int(0.95 * (len(ordered) - 1))]
+
+
+def random_game_actions(seed: int) -> tuple[dict, list]:
+    game, rng = Resistance(), random.Random(seed)
+    options = {"players": 7}
+    state = game.new(options, seed)
+    actions = []
+    while state.outcome is None:
+        if state.phase is Phase.PROPOSE:
+            action = rng.choice(list(game.legal_actions(state, state.commander)))
+        elif state.phase is Phase.VOTE:
+            seat = state.votes.index(None)
+            action = CastVote(seat, rng.random() < 0.7)
+        elif state.phase is Phase.MISSION:
+            seat = next(s for s in state.squad if state.cards[s] is None)
+            action = PlayMissionCard(seat, Card.FAIL if rng.random() < 0.3 else Card.SUCCESS)
+        else:
+            action = next(game.legal_actions(state, None))
+        state, _ = game.apply(state, action)
+        actions.append(action)
+    return options, actions
+
+
+def bench_engine() -> str:
+    game = Resistance()
+    games = [random_game_actions(seed) for seed in range(200)]
+    count, start = 0, time.perf_counter()
+    for options, actions in games:
+        state = game.new(options, 0)
+        for action in actions:
+            state, _ = game.apply(state, action)
+            game.public_view(state)
+            count += 1
+    elapsed = time.perf_counter() - start
+    return f"| Résistance engine: apply + public view | {count / elapsed:,.0f} actions/s | " \
+           f"{count} actions of 200 random 7-player games |"
+
+
+class Quiet:
+    def say(self, text: str, lang: str) -> None:
+        pass
+
+    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
+        if then:
+            then()
+
+
+def bench_journal() -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        table = Table(Journal(Path(folder) / "j.sqlite3"), Quiet(), seats=7)
+        options, actions = random_game_actions(1)
+        table.new_game("resistance", options, seed=1)
+        samples = []
+        for action in actions[1:]:
+            start = time.perf_counter()
+            table.submit(action)
+            samples.append((time.perf_counter() - start) * 1000)
+    median, p95 = percentiles(samples)
+    return f"| Accepted action: engine + journal write (fsync) + publish | " \
+           f"median {median:.2f} ms, p95 {p95:.2f} ms | {len(samples)} actions, local disk |"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def post(url: str, body: dict) -> None:
+    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    urllib.request.urlopen(request, timeout=10).read()
+
+
+def bench_sse() -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "c.toml"
+        config.write_text(f'data_dir = "{folder}/data"\n[voice]\nengine = "console"\n'
+                          "[buttons]\nbounce_ms = 0\n[narration.pauses]\nintro = 0\n"
+                          "close_eyes = 0\ncylons_open = 0\ncylons_close = 0\n")
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--config",
+                                   str(config), "--port", str(port)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            for _ in range(200):
+                try:
+                    urllib.request.urlopen(url + "/api/state", timeout=1).read()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            post(url + "/api/games", {"options": {"players": 5, "isolated_cylons": True}})
+            arrivals: dict[int, float] = {}
+            got = threading.Condition()
+
+            def listen() -> None:
+                with urllib.request.urlopen(url + "/api/events", timeout=30) as stream:
+                    for raw in stream:
+                        line = raw.decode()
+                        if line.startswith("data: "):
+                            snap = json.loads(line[6:])
+                            with got:
+                                arrivals.setdefault(snap["version"], time.perf_counter())
+                                got.notify_all()
+
+            threading.Thread(target=listen, daemon=True).start()
+            time.sleep(0.5)
+            samples: list[float] = []
+            while len(samples) < 100:
+                snap = json.loads(urllib.request.urlopen(url + "/api/state").read())
+                state, version = snap["state"], snap["version"]
+                if state["outcome"] is not None:
+                    post(url + "/api/games", {"options": {"players": 5, "isolated_cylons": True}})
+                    continue
+                if state["phase"] == "propose":
+                    for seat in range(state["squad_size"]):  # name the squad: no new version
+                        post(url + "/api/press", {"seat": seat, "button": "A"})
+                    seat = state["commander"]  # ... and the confirmation is timed
+                elif state["phase"] == "vote":
+                    seat = next(s for s in range(5) if s not in state["voted"])
+                else:
+                    seat = next(s for s in state["squad"] if s not in state["played"])
+                start = time.perf_counter()
+                post(url + "/api/press", {"seat": seat, "button": "A"})
+                with got:
+                    got.wait_for(lambda v=version: v + 1 in arrivals, timeout=5)
+                    samples.append((arrivals[version + 1] - start) * 1000)
+                    arrivals.clear()
+        finally:
+            server.terminate()
+            server.wait(10)
+    median, p95 = percentiles(samples)
+    return f"| Button press (HTTP panel) to SSE event at a client | median {median:.1f} ms, " \
+           f"p95 {p95:.1f} ms | {len(samples)} accepted presses, waitress on loopback |"
+
+
+def bench_speech() -> str:
+    from voice.wav import write_wav
+
+    sentences = [("fr", "Les Cylons ouvrent les yeux et se reconnaissent."),
+                 ("en", "Cylons, open your eyes and recognise each other."),
+                 ("fr", "La mission 2 échoue : 2 réussites, 1 échec."),
+                 ("en", "Ada is the Commandant. Name a squad of 3 for mission 2.")]
+    samples = []
+    with tempfile.TemporaryDirectory() as folder:
+        for i in range(3):
+            for j, (lang, text) in enumerate(sentences):
+                start = time.perf_counter()
+                write_wav(text, lang, Path(folder) / f"{i}-{j}.wav")
+                samples.append((time.perf_counter() - start) * 1000)
+    median, p95 = percentiles(samples)
+    return f"| Speech synthesis, one sentence to WAV (espeak-ng via pyttsx3) | median " \
+           f"{median:.0f} ms, p95 {p95:.0f} ms | {len(samples)} sentences, fr and en |"
+
+
+def bench_startup() -> str:
+    samples = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "companion.cli", "--help"], check=True,
+                       capture_output=True)
+        samples.append((time.perf_counter() - start) * 1000)
+    median, _ = percentiles(samples)
+    return f"| `companion --help` start-up | median {median:.0f} ms | 5 runs |"
+
+
+def main() -> None:
+    cpu = platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        models = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
+                  if line.startswith(("model name", "Model"))]
+        cpu = models[0] if models else cpu
+    print(f"Machine: {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+          f"{platform.system()} {platform.release()}\n")
+    print("| what | figure | conditions |\n|---|---|---|")
+    for bench in (bench_engine, bench_journal, bench_sse, bench_speech, bench_startup):
+        print(bench(), flush=True)
+
+
+if __name__ == "__main__":
+    main()
