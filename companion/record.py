@@ -74,7 +74,8 @@ def replay(lines: Iterable[str]) -> dict[str, Any]:
         except MalformedAction as exc:
             raise RecordError(number, f"malformed action: {exc}") from None
         except IllegalAction as exc:
-            raise RecordError(number, f"illegal action ({exc.code}): {Catalog('en').explain(exc)}") from None
+            reason = Catalog("en").explain(exc)
+            raise RecordError(number, f"illegal action ({exc.code}): {reason}") from None
     if header is None:
         raise RecordError(1, "the record is empty: the first line must be its header")
     view: dict[str, Any] = game.public_view(state)

@@ -103,8 +103,9 @@ class ButtonBox:
 
     def leds(self) -> list[bool | None]:
         """Each seat's LED: lit, dark, or None when the seat has none."""
-        return [bool(self._leds[s].is_lit) if s < len(self._leds) else None
-                for s in range(self.seats)]
+        return [
+            bool(self._leds[s].is_lit) if s < len(self._leds) else None for s in range(self.seats)
+        ]
 
     def pin_of(self, press: Press) -> int:
         return self.pairs[press.seat][0 if press.button is Button.A else 1]

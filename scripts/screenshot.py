@@ -25,11 +25,11 @@ from browser import (  # noqa: E402
     Player,
     chromium,
     start_game_on_host,
-    start_server,
     wait,
     wait_live,
 )
 from selenium.webdriver.common.by import By  # noqa: E402
+from serving import start_server  # noqa: E402
 
 NAMES = ["Adama", "Roslin", "Starbuck", "Apollo", "Boomer"]
 SCREEN = {"width": 1200, "height": 1000, "deviceScaleFactor": 1, "mobile": False}

@@ -1,5 +1,5 @@
-"""Real-browser helpers: ``companion serve`` as a subprocess on loopback, headless Chromium, and
-a player who presses the host page's virtual buttons.
+"""Real-browser helpers: headless Chromium, and a player who presses the host page's virtual
+buttons (the server itself comes from ``serving.py``).
 
 Used by ``tests/test_page.py`` and by ``scripts/screenshot.py``. Nothing here is mocked: the
 server is the installed ``companion`` command, the browser is Debian's ``chromium``.
@@ -7,15 +7,8 @@ server is the installed ``companion`` command, the browser is Debian's ``chromiu
 
 from __future__ import annotations
 
-import json
 import os
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -25,11 +18,10 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
+from serving import WAIT, Server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-ROOT = Path(__file__).resolve().parent.parent
-WAIT = 15.0  # seconds: the most any single step may take before a test gives up
 
 CHROMIUM_FLAGS = (
     "--headless=new",
@@ -43,154 +35,8 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
 )
 
-CONFIG = """\
-# Written by tests/browser.py: console narration, short night pauses, no debounce.
-data_dir = "{data_dir}"
-
-[voice]
-engine = "console"
-
-[buttons]
-bounce_ms = 0
-
-[narration.pauses]
-intro = 0.1
-close_eyes = 0.1
-cylons_open = 0.1
-cylons_close = 0.1
-"""
-
-
 class BrowserMissing(RuntimeError):
     """Chromium or chromedriver is not installed where the tests expect it."""
-
-
-class ServerFailed(RuntimeError):
-    """``companion serve`` exited or did not answer; the message carries its output."""
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def write_config(directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / "config.toml"
-    path.write_text(CONFIG.format(data_dir=(directory / "data").as_posix()), encoding="utf-8")
-    return path
-
-
-class Server:
-    """One ``companion serve`` process. Its output goes to a file, never to an unread pipe
-    (console narration would fill the pipe and stall the narrator thread)."""
-
-    def __init__(self, config: Path, port: int) -> None:
-        self.config = config
-        self.port = port
-        self.log = config.parent / f"server-{port}.log"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self, timeout: float = WAIT) -> Server:
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "companion.cli",
-                    "serve",
-                    "--config",
-                    str(self.config),
-                    "--port",
-                    str(self.port),
-                ],
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                cwd=ROOT,
-                env=env,
-            )
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.process.poll() is not None:
-                raise ServerFailed(
-                    f"companion serve exited with {self.process.returncode}:\n{self.output()}"
-                )
-            try:
-                status, _ = self.get("/api/state")
-                if status == 200:
-                    return self
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise ServerFailed(
-                    f"companion serve did not answer GET /api/state within "
-                    f"{timeout} s:\n{self.output()}"
-                )
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
-            return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=5)
-
-    def output(self) -> str:
-        try:
-            return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
-        except OSError:
-            return "(no output)"
-
-    def request(
-        self, method: str, path: str, body: Any = None, raw: bytes | None = None
-    ) -> tuple[int, Any]:
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        request = urllib.request.Request(
-            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
-
-    def get(self, path: str) -> tuple[int, Any]:
-        return self.request("GET", path)
-
-    def post(self, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
-        return self.request("POST", path, body, raw)
-
-    def state(self) -> dict[str, Any]:
-        status, snap = self.get("/api/state")
-        assert status == 200, snap
-        return dict(snap)
-
-    def wait_for(
-        self, predicate: Callable[[dict[str, Any]], bool], what: str, timeout: float = WAIT
-    ) -> dict[str, Any]:
-        """Poll GET /api/state until ``predicate`` holds; fail naming ``what`` otherwise."""
-        deadline = time.monotonic() + timeout
-        while True:
-            snap = self.state()
-            if predicate(snap):
-                return snap
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}; last state: {snap}")
-            time.sleep(0.05)
-
-
-def start_server(directory: Path, port: int | None = None) -> Server:
-    return Server(write_config(directory), port or free_port()).start()
 
 
 def chromium(profile: Path | None = None, width: int = 1200, height: int = 1000) -> WebDriver:

@@ -72,8 +72,13 @@ def tap(factory: MockFactory, clock: Clock, pin: int) -> None:
 @pytest.mark.parametrize("seat", range(len(PAIRS)))
 @pytest.mark.parametrize(("button", "side"), [(A, 0), (B, 1)])
 def test_each_seat_reports_its_own_button(
-    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press],
-    seat: int, button: Button, side: int,
+    box: ButtonBox,
+    factory: MockFactory,
+    clock: Clock,
+    pressed: list[Press],
+    seat: int,
+    button: Button,
+    side: int,
 ) -> None:
     tap(factory, clock, PAIRS[seat][side])
 

@@ -14,16 +14,15 @@ import pytest
 from browser import (
     BrowserMissing,
     Player,
-    Server,
     chromium,
     start_game_on_host,
-    start_server,
     text,
     wait,
     wait_live,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from serving import Server, start_server
 
 pytestmark = pytest.mark.slow
 

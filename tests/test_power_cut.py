@@ -7,18 +7,20 @@ be there after the restart, including votes not yet revealed (they show when the
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serving import Server, start_server
 
-from tests.serving import Server, new_server
+pytestmark = pytest.mark.slow
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 
 
 @pytest.fixture
-def server(tmp_path: Path):
-    server = new_server(tmp_path).start()
+def server(tmp_path: Path) -> Iterator[Server]:
+    server = start_server(tmp_path, pause=0.05, cylons_open=0.05)
     yield server
     server.stop()
 
@@ -28,10 +30,10 @@ def in_phase(phase: str):
 
 
 def restart(server: Server) -> dict:
-    before = server.get("/api/state")
+    before = server.state()
     server.kill()
     server.start()
-    after = server.get("/api/state")
+    after = server.state()
     assert after["game_id"] == before["game_id"]
     assert after["version"] == before["version"]
     assert after["state"] == before["state"]
@@ -39,7 +41,7 @@ def restart(server: Server) -> dict:
 
 
 def name_squad(server: Server, squad: list[int]) -> None:
-    commander = server.get("/api/state")["state"]["commander"]
+    commander = server.state()["state"]["commander"]
     for seat in squad:
         server.press(seat, "A")
     server.press(commander, "A")
@@ -57,7 +59,7 @@ def test_a_game_killed_mid_vote_resumes_with_the_votes_already_cast(server: Serv
     assert snap["state"]["voted"] == [0, 1, 2]
     server.press(3, "B")
     server.press(4, "A")
-    result = server.get("/api/state")["state"]["last_vote"]
+    result = server.state()["state"]["last_vote"]
     assert result["approvals"] == [True, False, False, False, True]
     assert result["approved"] is False
 
@@ -67,8 +69,8 @@ def test_a_game_killed_at_random_moments_loses_no_accepted_action(server: Server
     server.post("/api/games", {"options": {"players": 5}, "names": NAMES, "language": "fr"})
     server.wait_for(in_phase("propose"))
     kills = 0
-    while server.get("/api/state")["state"]["outcome"] is None:
-        state = server.get("/api/state")["state"]
+    while server.state()["state"]["outcome"] is None:
+        state = server.state()["state"]
         if state["phase"] == "propose":
             squad = sorted(rng.sample(range(5), state["squad_size"]))
             name_squad(server, squad)
@@ -82,14 +84,11 @@ def test_a_game_killed_at_random_moments_loses_no_accepted_action(server: Server
             restart(server)
             kills += 1
     assert kills >= 3
-    assert server.get("/api/state")["state"]["outcome"]["winner"] in ("colons", "cylons")
+    assert server.state()["state"]["outcome"]["winner"] in ("colons", "cylons")
 
 
 def test_a_game_killed_during_the_night_speaks_the_night_again(tmp_path: Path) -> None:
-    server = new_server(tmp_path)
-    server.config.write_text(server.config.read_text().replace("cylons_open = 0.05",
-                                                                "cylons_open = 60"))
-    server.start()
+    server = start_server(tmp_path, pause=0.05, cylons_open=60)
     try:
         server.post("/api/games", {"options": {"players": 6}, "names": [*NAMES, "Fox"]})
         server.wait_for(lambda s: any("Cylons, open" in line for line in s["narration"]))

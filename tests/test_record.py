@@ -77,7 +77,8 @@ def header() -> str:
     ('{"kind": "fly"}', "unknown action kind"),
     ('{"kind": "propose", "commander": 0}', "missing field 'squad'"),
     ('{"kind": "propose", "commander": "zero", "squad": [0, 1]}', "must be a whole number"),
-    ('{"kind": "propose", "commander": 0, "squad": [0, 1]}', "illegal action (no_proposal_now): A squad cannot be proposed now"),
+    ('{"kind": "propose", "commander": 0, "squad": [0, 1]}',
+     "illegal action (no_proposal_now): A squad cannot be proposed now"),
 ])
 def test_a_bad_line_exits_with_status_2_naming_the_line_and_reason(
     tmp_path: Path, line: str, reason: str

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import pyttsx3
 
 import voice.speech
 from companion.journal import Journal
@@ -96,7 +97,7 @@ def test_the_voice_for_a_language_speaks_that_language(lang: str, region: str) -
     speech = Pyttsx3Speech()
     chosen = speech.voice_for(lang)
 
-    voices = {v.id: v for v in speech._engine.getProperty("voices")}
+    voices = {v.id: v for v in pyttsx3.init().getProperty("voices")}
     languages = [str(code).lower() for code in voices[chosen].languages]
     assert languages and all(code.startswith(lang) for code in languages)
     assert region in languages  # the main variety, not Belgian French or Caribbean English
@@ -119,6 +120,15 @@ def test_a_french_line_keeps_the_french_voice_after_another_speaker_used_english
     assert abs(again - french) < 0.05
 
 
+def test_each_speaker_keeps_its_own_rate(tmp_path: Path) -> None:
+    slow, fast = Pyttsx3Speech(rate=110), Pyttsx3Speech(rate=250)
+
+    slow.save(EN_LINE, "en", tmp_path / "slow.wav")
+    fast.save(EN_LINE, "en", tmp_path / "fast.wav")
+
+    assert measure(tmp_path / "slow.wav").seconds > 1.5 * measure(tmp_path / "fast.wav").seconds
+
+
 def test_speaking_after_saving_does_not_overwrite_the_saved_wav(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -138,9 +148,21 @@ def test_companion_say_writes_a_french_wav(tmp_path: Path) -> None:
     out = tmp_path / "out.wav"
 
     done = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "say", "Tout le monde ferme les yeux.",
-         "--lang", "fr", "--wav", str(out)],
-        capture_output=True, text=True, timeout=60, check=False,
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "say",
+            "Tout le monde ferme les yeux.",
+            "--lang",
+            "fr",
+            "--wav",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
     assert done.returncode == 0, done.stderr
@@ -238,15 +260,24 @@ def make_narrator(speech: Speech, sleep: Callable[[float], None]) -> Narrator:
 def test_lines_and_pauses_are_kept_in_order_with_their_exact_lengths(recorder: Recorder) -> None:
     narrator = make_narrator(recorder, recorder.sleep)
 
-    narrator.script([Line("one"), Pause(5.0), Line("two"), Pause(0.25), Pause(7.5),
-                     Line("three")], "en", then=lambda: recorder.log.append(("then", None)))
+    narrator.script(
+        [Line("one"), Pause(5.0), Line("two"), Pause(0.25), Pause(7.5), Line("three")],
+        "en",
+        then=lambda: recorder.log.append(("then", None)),
+    )
     narrator.say("four", "en")
 
     assert narrator.wait_idle(5)
     narrator.close()
     assert recorder.log == [
-        ("line", "one"), ("pause", 5.0), ("line", "two"), ("pause", 0.25), ("pause", 7.5),
-        ("line", "three"), ("then", None), ("line", "four"),
+        ("line", "one"),
+        ("pause", 5.0),
+        ("line", "two"),
+        ("pause", 0.25),
+        ("pause", 7.5),
+        ("line", "three"),
+        ("then", None),
+        ("line", "four"),
     ]
 
 
@@ -288,13 +319,21 @@ def test_a_failing_line_does_not_stop_the_narration(caplog: pytest.LogCaptureFix
     speech = Recorder(fail_on="boom")
     narrator = make_narrator(speech, speech.sleep)
 
-    narrator.script([Line("first"), Line("boom"), Pause(1.0), Line("third")], "en",
-                    then=lambda: speech.log.append(("then", None)))
+    narrator.script(
+        [Line("first"), Line("boom"), Pause(1.0), Line("third")],
+        "en",
+        then=lambda: speech.log.append(("then", None)),
+    )
     narrator.say("fourth", "en")
 
     assert narrator.wait_idle(5)
-    assert speech.log == [("line", "first"), ("pause", 1.0), ("line", "third"), ("then", None),
-                          ("line", "fourth")]
+    assert speech.log == [
+        ("line", "first"),
+        ("pause", 1.0),
+        ("line", "third"),
+        ("then", None),
+        ("line", "fourth"),
+    ]
     assert narrator.failures == 1
     assert "narration failed" in caplog.text
     narrator.close()
@@ -349,12 +388,15 @@ def test_close_ends_the_worker_after_what_was_queued(recorder: Recorder) -> None
 
 
 def expected_night(lang: str) -> list[tuple[str, object]]:
-    return [("line", item.text) if isinstance(item, Line) else ("pause", item.seconds)
-            for item in night_script(Catalog(lang), PAUSES)]
+    return [
+        ("line", item.text) if isinstance(item, Line) else ("pause", item.seconds)
+        for item in night_script(Catalog(lang), PAUSES)
+    ]
 
 
-def narrated_opening(path: Path, lang: str, options: dict[str, object],
-                     seed: int) -> list[tuple[str, object]]:
+def narrated_opening(
+    path: Path, lang: str, options: dict[str, object], seed: int
+) -> list[tuple[str, object]]:
     """Everything a table hears from the start of a game until the night is over."""
     speech = Recorder()
     narrator = make_narrator(speech, speech.sleep)
@@ -391,17 +433,20 @@ def test_the_night_sounds_the_same_whatever_the_game(
         ({"players": players, "targeting": True, "first_commander": players - 1}, 42),
     ]
 
-    heard = [narrated_opening(tmp_path / f"{n}.sqlite3", lang, options, seed)
-             for n, (options, seed) in enumerate(games)]
+    heard = [
+        narrated_opening(tmp_path / f"{n}.sqlite3", lang, options, seed)
+        for n, (options, seed) in enumerate(games)
+    ]
 
     for log in heard:
-        assert log[1:1 + len(night)] == night  # after "a game ... begins", before the commander
+        assert log[1 : 1 + len(night)] == night  # after "a game ... begins", before the commander
         assert [v for kind, v in log if kind == "pause"] == [4.5, 2.0, 7.25, 3.5]
 
 
 def test_without_a_night_phase_nothing_is_paused(tmp_path: Path) -> None:
-    log = narrated_opening(tmp_path / "j.sqlite3", "en",
-                           {"players": 7, "isolated_cylons": True}, seed=3)
+    log = narrated_opening(
+        tmp_path / "j.sqlite3", "en", {"players": 7, "isolated_cylons": True}, seed=3
+    )
 
     assert [kind for kind, _ in log if kind == "pause"] == []
     night_lines = {text for kind, text in expected_night("en") if kind == "line"}

@@ -108,8 +108,9 @@ def choose_speech(preference: str = "auto", rate: int = 165) -> tuple[Speech, st
         return ConsoleSpeech(), None
     try:
         if sys.platform.startswith("linux") and shutil.which("aplay") is None:
-            raise SpeechUnavailable("espeak-ng plays through aplay, which is missing: "
-                                    "sudo apt install alsa-utils")
+            raise SpeechUnavailable(
+                "espeak-ng plays through aplay, which is missing: sudo apt install alsa-utils"
+            )
         return Pyttsx3Speech(rate), None
     except SpeechUnavailable as exc:
         if preference == "pyttsx3":

@@ -37,6 +37,6 @@ def measure(path: Path) -> Loudness:
     rms = math.sqrt(sum(s * s for s in samples) / len(samples)) / full
     window = max(1, rate * channels // 50)
     threshold = full * 10 ** (-40 / 20)
-    windows = [samples[i:i + window] for i in range(0, len(samples), window)]
+    windows = [samples[i : i + window] for i in range(0, len(samples), window)]
     loud = sum(1 for w in windows if math.sqrt(sum(s * s for s in w) / len(w)) > threshold)
     return Loudness(len(samples) / channels / rate, rms, loud / len(windows))
