@@ -75,8 +75,10 @@ def bench_engine() -> str:
             game.public_view(state)
             count += 1
     elapsed = time.perf_counter() - start
-    return f"| Résistance engine: apply + public view | {count / elapsed:,.0f} actions/s | " \
-           f"{count} actions of 200 random 7-player games |"
+    return (
+        f"| Résistance engine: apply + public view | {count / elapsed:,.0f} actions/s | "
+        f"{count} actions of 200 random 7-player games |"
+    )
 
 
 class Quiet:
@@ -99,8 +101,10 @@ def bench_journal() -> str:
             table.submit(action)
             samples.append((time.perf_counter() - start) * 1000)
     median, p95 = percentiles(samples)
-    return f"| Accepted action: engine + journal write (fsync) + publish | " \
-           f"median {median:.2f} ms, p95 {p95:.2f} ms | {len(samples)} actions, local disk |"
+    return (
+        f"| Accepted action: engine + journal write (fsync) + publish | "
+        f"median {median:.2f} ms, p95 {p95:.2f} ms | {len(samples)} actions, local disk |"
+    )
 
 
 def free_port() -> int:
@@ -110,22 +114,36 @@ def free_port() -> int:
 
 
 def post(url: str, body: dict) -> None:
-    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     urllib.request.urlopen(request, timeout=10).read()
 
 
 def bench_sse() -> str:
     with tempfile.TemporaryDirectory() as folder:
         config = Path(folder) / "c.toml"
-        config.write_text(f'data_dir = "{folder}/data"\n[voice]\nengine = "console"\n'
-                          "[buttons]\nbounce_ms = 0\n[narration.pauses]\nintro = 0\n"
-                          "close_eyes = 0\ncylons_open = 0\ncylons_close = 0\n")
+        config.write_text(
+            f'data_dir = "{folder}/data"\n[voice]\nengine = "console"\n'
+            "[buttons]\nbounce_ms = 0\n[narration.pauses]\nintro = 0\n"
+            "close_eyes = 0\ncylons_open = 0\ncylons_close = 0\n"
+        )
         port = free_port()
         url = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--config",
-                                   str(config), "--port", str(port)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "companion.cli",
+                "serve",
+                "--config",
+                str(config),
+                "--port",
+                str(port),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             for _ in range(200):
                 try:
@@ -174,17 +192,21 @@ def bench_sse() -> str:
             server.terminate()
             server.wait(10)
     median, p95 = percentiles(samples)
-    return f"| Button press (HTTP panel) to SSE event at a client | median {median:.1f} ms, " \
-           f"p95 {p95:.1f} ms | {len(samples)} accepted presses, waitress on loopback |"
+    return (
+        f"| Button press (HTTP panel) to SSE event at a client | median {median:.1f} ms, "
+        f"p95 {p95:.1f} ms | {len(samples)} accepted presses, waitress on loopback |"
+    )
 
 
 def bench_speech() -> str:
     from voice.wav import write_wav
 
-    sentences = [("fr", "Les Cylons ouvrent les yeux et se reconnaissent."),
-                 ("en", "Cylons, open your eyes and recognise each other."),
-                 ("fr", "La mission 2 échoue : 2 réussites, 1 échec."),
-                 ("en", "Ada is the Commandant. Name a squad of 3 for mission 2.")]
+    sentences = [
+        ("fr", "Les Cylons ouvrent les yeux et se reconnaissent."),
+        ("en", "Cylons, open your eyes and recognise each other."),
+        ("fr", "La mission 2 échoue : 2 réussites, 1 échec."),
+        ("en", "Ada is the Commandant. Name a squad of 3 for mission 2."),
+    ]
     samples = []
     with tempfile.TemporaryDirectory() as folder:
         for i in range(3):
@@ -193,16 +215,19 @@ def bench_speech() -> str:
                 write_wav(text, lang, Path(folder) / f"{i}-{j}.wav")
                 samples.append((time.perf_counter() - start) * 1000)
     median, p95 = percentiles(samples)
-    return f"| Speech synthesis, one sentence to WAV (espeak-ng via pyttsx3) | median " \
-           f"{median:.0f} ms, p95 {p95:.0f} ms | {len(samples)} sentences, fr and en |"
+    return (
+        f"| Speech synthesis, one sentence to WAV (espeak-ng via pyttsx3) | median "
+        f"{median:.0f} ms, p95 {p95:.0f} ms | {len(samples)} sentences, fr and en |"
+    )
 
 
 def bench_startup() -> str:
     samples = []
     for _ in range(5):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "companion.cli", "--help"], check=True,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "companion.cli", "--help"], check=True, capture_output=True
+        )
         samples.append((time.perf_counter() - start) * 1000)
     median, _ = percentiles(samples)
     return f"| `companion --help` start-up | median {median:.0f} ms | 5 runs |"
@@ -212,11 +237,16 @@ def main() -> None:
     cpu = platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
-        models = [line.split(":", 1)[1].strip() for line in cpuinfo.read_text().splitlines()
-                  if line.startswith(("model name", "Model"))]
+        models = [
+            line.split(":", 1)[1].strip()
+            for line in cpuinfo.read_text().splitlines()
+            if line.startswith(("model name", "Model"))
+        ]
         cpu = models[0] if models else cpu
-    print(f"Machine: {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{platform.system()} {platform.release()}\n")
+    print(
+        f"Machine: {cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.system()} {platform.release()}\n"
+    )
     print("| what | figure | conditions |\n|---|---|---|")
     for bench in (bench_engine, bench_journal, bench_sse, bench_speech, bench_startup):
         print(bench(), flush=True)

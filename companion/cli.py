@@ -42,8 +42,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
-    handler = {"serve": _serve, "replay": _replay, "export": _export, "say": _say,
-               "check-config": _check_config}[args.command]
+    handler = {
+        "serve": _serve,
+        "replay": _replay,
+        "export": _export,
+        "say": _say,
+        "check-config": _check_config,
+    }[args.command]
     return handler(args)
 
 
@@ -69,16 +74,27 @@ def _serve(args: argparse.Namespace) -> int:
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     config = dataclasses.replace(config, **overrides)
     companion = build(config)
-    mode = "simulation: virtual button panel on the host page" if companion.simulated \
+    mode = (
+        "simulation: virtual button panel on the host page"
+        if companion.simulated
         else "GPIO buttons"
+    )
     url = f"http://{config.host}:{config.port}"
-    print(f"Companion ready at {url}/ (host page {url}/host; {mode}); "
-          f"journal {config.journal_path}", flush=True)
+    print(
+        f"Companion ready at {url}/ (host page {url}/host; {mode}); journal {config.journal_path}",
+        flush=True,
+    )
     from waitress import serve
 
     try:
-        serve(companion.app, host=config.host, port=config.port, threads=32,
-              channel_timeout=3600, ident="companion")
+        serve(
+            companion.app,
+            host=config.host,
+            port=config.port,
+            threads=32,
+            channel_timeout=3600,
+            ident="companion",
+        )
     finally:
         companion.close()
     return 0

@@ -14,8 +14,16 @@ from typing import Any
 
 # BCM pin numbers. Pins 2-3 (I2C) and 14-15 (serial console) are left free on purpose.
 DEFAULT_BUTTON_PAIRS: tuple[tuple[int, int], ...] = (
-    (4, 17), (27, 22), (5, 6), (13, 19), (26, 21),
-    (20, 16), (12, 25), (24, 23), (18, 7), (8, 11),
+    (4, 17),
+    (27, 22),
+    (5, 6),
+    (13, 19),
+    (26, 21),
+    (20, 16),
+    (12, 25),
+    (24, 23),
+    (18, 7),
+    (8, 11),
 )
 DEFAULT_PAUSES = {"intro": 5.0, "close_eyes": 3.0, "cylons_open": 8.0, "cylons_close": 3.0}
 PIN_FACTORIES = ("auto", "mock", "native")
@@ -76,8 +84,9 @@ def load(path: Path | str | None) -> Config:
     try:
         text = path.read_text("utf-8")
     except OSError as exc:
-        raise ConfigError(f"cannot read the config file ({exc.strerror}); check the path",
-                          path) from None
+        raise ConfigError(
+            f"cannot read the config file ({exc.strerror}); check the path", path
+        ) from None
     return parse(text, path)
 
 
@@ -99,25 +108,32 @@ def parse(text: str, path: Path | None = None) -> Config:
         raise where.error(("server", "port"), f"port {port} is not a TCP port: use 1 to 65535")
 
     buttons = data.get("buttons", {})
-    pairs = tuple(_pin_pairs(buttons["pairs"], where)) if "pairs" in buttons \
-        else DEFAULT_BUTTON_PAIRS
+    pairs = (
+        tuple(_pin_pairs(buttons["pairs"], where)) if "pairs" in buttons else DEFAULT_BUTTON_PAIRS
+    )
     leds = tuple(_pins(buttons.get("leds", []), ("buttons", "leds"), where))
     names = tuple(_names(data.get("seats", {}).get("names", []), where))
     if len(names) > len(pairs):
-        raise where.error(("seats", "names"), f"{len(names)} seats are named but there are only "
-                          f"{len(pairs)} button pairs: add a pair [A, B] to buttons.pairs for "
-                          "each seat, or remove names")
+        raise where.error(
+            ("seats", "names"),
+            f"{len(names)} seats are named but there are only "
+            f"{len(pairs)} button pairs: add a pair [A, B] to buttons.pairs for "
+            "each seat, or remove names",
+        )
     if len(leds) > len(pairs):
-        raise where.error(("buttons", "leds"), f"{len(leds)} LEDs for {len(pairs)} seats: give "
-                          "at most one LED per seat")
+        raise where.error(
+            ("buttons", "leds"),
+            f"{len(leds)} LEDs for {len(pairs)} seats: give at most one LED per seat",
+        )
     _no_pin_twice(pairs, leds, where)
     bounce = buttons.get("bounce_ms", 40)
     if not 0 <= bounce <= 1000:
         raise where.error(("buttons", "bounce_ms"), "bounce_ms must be between 0 and 1000")
     factory = buttons.get("pin_factory", "auto")
     if factory not in PIN_FACTORIES:
-        raise where.error(("buttons", "pin_factory"),
-                          f"pin_factory must be one of {', '.join(PIN_FACTORIES)}")
+        raise where.error(
+            ("buttons", "pin_factory"), f"pin_factory must be one of {', '.join(PIN_FACTORIES)}"
+        )
 
     voice = data.get("voice", {})
     engine = voice.get("engine", "auto")
@@ -133,20 +149,32 @@ def parse(text: str, path: Path | None = None) -> Config:
     if path is not None and not data_dir.is_absolute():
         data_dir = path.parent / data_dir
     return Config(
-        language=language, data_dir=data_dir, host=server.get("host", "127.0.0.1"), port=port,
-        seat_names=names, button_pairs=pairs, leds=leds, bounce_ms=bounce, pin_factory=factory,
-        speech=engine, speech_rate=voice.get("rate", 165), pauses=pauses, source=path,
+        language=language,
+        data_dir=data_dir,
+        host=server.get("host", "127.0.0.1"),
+        port=port,
+        seat_names=names,
+        button_pairs=pairs,
+        leds=leds,
+        bounce_ms=bounce,
+        pin_factory=factory,
+        speech=engine,
+        speech_rate=voice.get("rate", 165),
+        pauses=pauses,
+        source=path,
     )
 
 
-def _check_keys(data: Mapping[str, Any], schema: Mapping[str, Any], at: tuple[str, ...],
-                where: _Locator) -> None:
+def _check_keys(
+    data: Mapping[str, Any], schema: Mapping[str, Any], at: tuple[str, ...], where: _Locator
+) -> None:
     for key, value in data.items():
         here = (*at, key)
         if key not in schema:
             known = ", ".join(sorted(schema))
-            raise where.error(here, f"unknown key {'.'.join(here)!r}: remove it or use one of "
-                              f"{known}")
+            raise where.error(
+                here, f"unknown key {'.'.join(here)!r}: remove it or use one of {known}"
+            )
         expected = schema[key]
         if isinstance(expected, dict):
             if not isinstance(value, dict):
@@ -163,10 +191,16 @@ def _check_keys(data: Mapping[str, Any], schema: Mapping[str, Any], at: tuple[st
 def _pin_pairs(value: list[Any], where: _Locator) -> list[tuple[int, int]]:
     out = []
     for i, pair in enumerate(value):
-        if (not isinstance(pair, list) or len(pair) != 2
-                or not all(isinstance(p, int) and not isinstance(p, bool) for p in pair)):
-            raise where.error(("buttons", "pairs"), f"seat {i + 1}'s buttons must be a pair of "
-                              "pin numbers [A, B], e.g. [17, 27]", item=i)
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in pair)
+        ):
+            raise where.error(
+                ("buttons", "pairs"),
+                f"seat {i + 1}'s buttons must be a pair of pin numbers [A, B], e.g. [17, 27]",
+                item=i,
+            )
         for pin in pair:
             _check_pin(pin, ("buttons", "pairs"), where, i)
         out.append((pair[0], pair[1]))
@@ -193,18 +227,25 @@ def _names(value: list[Any], where: _Locator) -> list[str]:
     return [n.strip() for n in value]
 
 
-def _no_pin_twice(pairs: tuple[tuple[int, int], ...], leds: tuple[int, ...],
-                  where: _Locator) -> None:
+def _no_pin_twice(
+    pairs: tuple[tuple[int, int], ...], leds: tuple[int, ...], where: _Locator
+) -> None:
     seen: dict[int, str] = {}
     uses: list[tuple[int, str, tuple[str, ...], int]] = []
     for i, (a, b) in enumerate(pairs):
-        uses += [(a, f"seat {i + 1}'s A button", ("buttons", "pairs"), i),
-                 (b, f"seat {i + 1}'s B button", ("buttons", "pairs"), i)]
+        uses += [
+            (a, f"seat {i + 1}'s A button", ("buttons", "pairs"), i),
+            (b, f"seat {i + 1}'s B button", ("buttons", "pairs"), i),
+        ]
     uses += [(pin, f"seat {i + 1}'s LED", ("buttons", "leds"), i) for i, pin in enumerate(leds)]
     for pin, use, key, item in uses:
         if pin in seen:
-            raise where.error(key, f"pin {pin} is used twice, by {seen[pin]} and by {use}: "
-                              "give each button and LED its own pin", item=item)
+            raise where.error(
+                key,
+                f"pin {pin} is used twice, by {seen[pin]} and by {use}: "
+                "give each button and LED its own pin",
+                item=item,
+            )
         seen[pin] = use
 
 

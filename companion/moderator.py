@@ -7,6 +7,7 @@ and only then announced (voice, page, LEDs). The outside world sees the table on
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 import threading
@@ -22,7 +23,7 @@ from companion.games.resistance import controls as resistance_controls
 from companion.journal import GameEntry, Journal, JournalError
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
-from companion.narration.script import Line, Pause
+from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Press
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,10 @@ class Voice(Protocol):
     def say(self, text: str, lang: str) -> None: ...
 
     def script(
-        self, items: Sequence[Line | Pause], lang: str, then: Callable[[], None] | None = None
+        self,
+        items: Sequence[Line | Pause | Cue],
+        lang: str,
+        then: Callable[[], None] | None = None,
     ) -> None: ...
 
 
@@ -53,10 +57,14 @@ class GameRules:
     opening_script: Callable[[Catalog, Mapping[str, float]], tuple[Line | Pause, ...]] | None
     in_opening: Callable[[Any], bool]
     end_opening: Callable[[], Action] | None
+    introduce: Callable[[Any], list[Event]]  # the starting situation, when there is no opening
 
 
 def _resistance_rules() -> GameRules:
-    from companion.games.resistance import EndNight, Phase
+    from companion.games.resistance import EndNight, Phase, Resistance
+
+    def introduce(state: Any) -> list[Event]:
+        return [Resistance().command_event(state)] if state.phase is Phase.PROPOSE else []
 
     return GameRules(
         interpret=resistance_controls.interpret,
@@ -65,6 +73,7 @@ def _resistance_rules() -> GameRules:
         opening_script=resistance_narration.night_script,
         in_opening=lambda state: state.phase is Phase.NIGHT,
         end_opening=EndNight,
+        introduce=introduce,
     )
 
 
@@ -87,8 +96,12 @@ class _Running:
 
 
 def public_snapshot(
-    revision: int, running: _Running | None, language: str, narration: Sequence[str],
-    message: str | None, state: Any = None,
+    revision: int,
+    running: _Running | None,
+    language: str,
+    narration: Sequence[str],
+    message: str | None,
+    state: Any = None,
 ) -> JSON:
     """Compose what the world may see from the public view and what was said aloud.
 
@@ -137,8 +150,12 @@ class Table:
     # -- starting and resuming ----------------------------------------------------------------
 
     def new_game(
-        self, title: str, options: Mapping[str, Any], names: Sequence[str] = (),
-        language: str | None = None, seed: int | None = None,
+        self,
+        title: str,
+        options: Mapping[str, Any],
+        names: Sequence[str] = (),
+        language: str | None = None,
+        seed: int | None = None,
     ) -> None:
         """Start a game. Raises IllegalAction (bad options) and leaves the table as it was."""
         game = game_for(title)
@@ -156,8 +173,15 @@ class Table:
             self._running.pending_input = self._running.rules.blank_input
             self._narration.clear()
             self._message = None
-            self._speak([catalog.text("general.game_started",
-                                      game=catalog.text(f"games.{title}"), players=players)])
+            self._speak(
+                [
+                    catalog.text(
+                        "general.game_started", game=catalog.text(f"games.{title}"), players=players
+                    )
+                ]
+            )
+            if not self._running.rules.in_opening(state):
+                self._announce(self._running.rules.introduce(state))
             self._refresh_lights()
             self._publish()
             self._begin_opening()
@@ -174,14 +198,16 @@ class Table:
 
         for data in actions:
             state, _ = game.apply(state, action_from_json(game.actions, data))
-        catalog = Catalog(entry.setup.get("language", self.default_language),
-                          entry.setup.get("names", ()))
+        catalog = Catalog(
+            entry.setup.get("language", self.default_language), entry.setup.get("names", ())
+        )
         with self._lock:
             running = _Running(entry, game, RULES[entry.title](), state, catalog, len(actions))
             running.pending_input = running.rules.blank_input
             self._running = running
-            self._speak([catalog.text("general.game_resumed",
-                                      game=catalog.text(f"games.{entry.title}"))])
+            self._speak(
+                [catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))]
+            )
             self._refresh_lights()
             self._publish()
             self._begin_opening()
@@ -218,10 +244,17 @@ class Table:
                 if rules.in_opening(current.state) and rules.end_opening is not None:
                     self.submit(rules.end_opening())
 
+        paced: list[Line | Pause | Cue] = []
         for item in script:
-            if isinstance(item, Line):
-                self._remember(item.text)
-        self.voice.script(script, running.catalog.lang, then=done)
+            if isinstance(item, Line):  # shown on the page as it is spoken, not before
+                paced.append(Cue(functools.partial(self._shown, item.text)))
+            paced.append(item)
+        self.voice.script(paced, running.catalog.lang, then=done)
+
+    def _shown(self, line: str) -> None:
+        with self._lock:
+            self._remember(line)
+            self._publish()
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -331,10 +364,12 @@ class Table:
         with self._lock:
             running = self._running
             if running is None:
-                return public_snapshot(self._revision, None, self.default_language,
-                                       self._narration, self._message)
-            return public_snapshot(self._revision, running, running.catalog.lang,
-                                   self._narration, self._message)
+                return public_snapshot(
+                    self._revision, None, self.default_language, self._narration, self._message
+                )
+            return public_snapshot(
+                self._revision, running, running.catalog.lang, self._narration, self._message
+            )
 
     def private_snapshot(self, seat: int) -> JSON:
         with self._lock:

@@ -37,8 +37,13 @@ class Header:
     seed: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"record": FORMAT, "version": VERSION, "game": self.game,
-                "options": self.options, "seed": self.seed}
+        return {
+            "record": FORMAT,
+            "version": VERSION,
+            "game": self.game,
+            "options": self.options,
+            "seed": self.seed,
+        }
 
 
 def export_lines(journal: Journal, entry: GameEntry) -> Iterator[str]:

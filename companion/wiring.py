@@ -39,26 +39,40 @@ def build(config: Config, speech: Any = None) -> Companion:
     from web.sse import Broadcaster
 
     if speech is None:
+
         def make_speech() -> Any:
             engine, warning = choose_speech(config.speech, config.speech_rate)
             if warning:  # said once, at start-up: narration goes on, as text
-                log.warning("%s (%s)", Catalog(config.language).text("general.speech_missing"),
-                            warning)
+                log.warning(
+                    "%s (%s)", Catalog(config.language).text("general.speech_missing"), warning
+                )
             return engine
 
         narrator = Narrator(make_speech)
     else:
         narrator = Narrator(lambda: speech)
     journal = Journal(config.journal_path)
-    table = Table(journal, narrator, default_language=config.language, seats=config.seats,
-                  seat_names=config.seat_names, pauses=config.pauses)
+    table = Table(
+        journal,
+        narrator,
+        default_language=config.language,
+        seats=config.seats,
+        seat_names=config.seat_names,
+        pauses=config.pauses,
+    )
     factory, simulated = make_pin_factory(config.pin_factory)
-    buttons = ButtonBox(config.button_pairs, config.leds, table.press,
-                        bounce=config.bounce_ms / 1000, pin_factory=factory)
+    buttons = ButtonBox(
+        config.button_pairs,
+        config.leds,
+        table.press,
+        bounce=config.bounce_ms / 1000,
+        pin_factory=factory,
+    )
     table.lights = buttons
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)
-    app = create_app(table, broadcaster, VirtualPanel(buttons) if simulated else None,
-                     leds=buttons.leds)
+    app = create_app(
+        table, broadcaster, VirtualPanel(buttons) if simulated else None, leds=buttons.leds
+    )
     table.resume()
     return Companion(config, table, app, narrator, buttons, simulated)

@@ -35,6 +35,7 @@ CHROMIUM_FLAGS = (
     "--disable-sync",
 )
 
+
 class BrowserMissing(RuntimeError):
     """Chromium or chromedriver is not installed where the tests expect it."""
 

@@ -53,8 +53,9 @@ def free_port() -> int:
 def write_config(directory: Path, pause: float = 0.1, cylons_open: float = 0.1) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "config.toml"
-    text = CONFIG.format(data_dir=(directory / "data").as_posix(), pause=pause,
-                         cylons_open=cylons_open)
+    text = CONFIG.format(
+        data_dir=(directory / "data").as_posix(), pause=pause, cylons_open=cylons_open
+    )
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -165,7 +166,9 @@ class Server:
         return dict(snap)
 
     def wait_for(
-        self, predicate: Callable[[dict[str, Any]], bool], what: str = "the state",
+        self,
+        predicate: Callable[[dict[str, Any]], bool],
+        what: str = "the state",
         timeout: float = WAIT,
     ) -> dict[str, Any]:
         """Poll GET /api/state until ``predicate`` holds; fail naming ``what`` otherwise."""

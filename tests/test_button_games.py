@@ -198,13 +198,22 @@ def vote(rig: Rig, yes: set[int]) -> list[str]:
 
 
 def play(rig: Rig, fails: set[int]) -> list[str]:
-    """The squad plays its cards: A success, B fail. Only the counts are ever said."""
+    """The squad plays its cards: A success, B fail; the first player changes their card once.
+    Only the counts are ever said."""
     state = rig.state()
     squad, mission = state["squad"], state["mission"]
     assert state["phase"] == "mission"
     before = rig.heard()
     for n, seat in enumerate(squad):
-        rig.press(seat, B if seat in fails else A)
+        card = B if seat in fails else A
+        if n == 0:
+            rig.press(seat, A if card is B else B)
+            changed_from, leds = rig.state(), rig.leds()
+            rig.press(seat, card)
+            assert rig.state() == changed_from  # a success and a fail look the same
+            assert rig.leds() == leds
+        else:
+            rig.press(seat, card)
         if n < len(squad) - 1:
             assert rig.leds() == [s in squad[: n + 1] for s in range(rig.players)]
             assert rig.heard() == before
@@ -217,7 +226,7 @@ def play(rig: Rig, fails: set[int]) -> list[str]:
         successes=len(squad) - len(fails),
         fails=len(fails),
     )
-    assert not any(name in line for line in said[:1] for name in NAMES)
+    assert not any(name in said[0] for name in NAMES)
     result = rig.state()["missions"][mission - 1]
     assert result["result"] == ("fail" if failed else "success")
     assert (result["successes"], result["fails"]) == (len(squad) - len(fails), len(fails))

@@ -34,7 +34,7 @@ def test_the_sample_config_in_the_repository_is_valid() -> None:
 
 
 def test_the_same_pin_twice_is_refused_at_its_line() -> None:
-    error = refusal('[buttons]\npairs = [\n  [4, 17],\n  [27, 4],\n]\n')
+    error = refusal("[buttons]\npairs = [\n  [4, 17],\n  [27, 4],\n]\n")
     assert error.line == 4
     assert "pin 4 is used twice" in str(error)
     assert "give each button and LED its own pin" in str(error)
@@ -42,42 +42,49 @@ def test_the_same_pin_twice_is_refused_at_its_line() -> None:
 
 
 def test_an_led_on_a_button_pin_is_refused() -> None:
-    error = refusal('[buttons]\npairs = [[4, 17], [27, 22]]\nleds = [5,\n  22]\n')
+    error = refusal("[buttons]\npairs = [[4, 17], [27, 22]]\nleds = [5,\n  22]\n")
     assert error.line == 4
     assert "seat 2's LED" in str(error)
 
 
 def test_more_seats_than_buttons_is_refused() -> None:
-    error = refusal('[seats]\nnames = ["Ada", "Bea", "Cyd"]\n\n[buttons]\n'
-                    'pairs = [[4, 17], [27, 22]]\n')
+    error = refusal(
+        '[seats]\nnames = ["Ada", "Bea", "Cyd"]\n\n[buttons]\npairs = [[4, 17], [27, 22]]\n'
+    )
     assert error.line == 2
     assert "add a pair [A, B] to buttons.pairs" in str(error)
 
 
-@pytest.mark.parametrize(("text", "line", "hint"), [
-    ('language = "en"\ncolour = "red"\n', 2, "unknown key 'colour'"),
-    ('[server]\nhost = "x"\nprot = 5000\n', 3, "unknown key 'server.prot'"),
-    ('[narration.pauses]\nintro = 1\nmidnight = 3\n', 3, "use one of close_eyes"),
-    ('[sound]\nvolume = 3\n', 1, "unknown key 'sound'"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "hint"),
+    [
+        ('language = "en"\ncolour = "red"\n', 2, "unknown key 'colour'"),
+        ('[server]\nhost = "x"\nprot = 5000\n', 3, "unknown key 'server.prot'"),
+        ("[narration.pauses]\nintro = 1\nmidnight = 3\n", 3, "use one of close_eyes"),
+        ("[sound]\nvolume = 3\n", 1, "unknown key 'sound'"),
+    ],
+)
 def test_an_unknown_key_is_refused_at_its_line(text: str, line: int, hint: str) -> None:
     error = refusal(text)
     assert error.line == line
     assert hint in str(error)
 
 
-@pytest.mark.parametrize(("text", "line", "hint"), [
-    ('language = "de"\n', 1, 'language must be "en" or "fr"'),
-    ('[server]\nport = 99999\n', 2, "use 1 to 65535"),
-    ('[server]\nport = "80"\n', 2, "must be a whole number"),
-    ('[buttons]\npairs = [[4, 17], [40, 22]]\n', 2, "BCM numbers 2 to 27"),
-    ('[buttons]\npairs = [[4, 17], [22]]\n', 2, "a pair of pin numbers [A, B]"),
-    ('[buttons]\npin_factory = "magic"\n', 2, "auto, mock, native"),
-    ('[voice]\nengine = "loud"\n', 2, "auto, pyttsx3, console"),
-    ('[narration.pauses]\nintro = -1\n', 2, "0 to 120 seconds"),
-    ('[narration.pauses]\nintro = "long"\n', 2, "a number of seconds"),
-    ('language = \n', 1, "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "hint"),
+    [
+        ('language = "de"\n', 1, 'language must be "en" or "fr"'),
+        ("[server]\nport = 99999\n", 2, "use 1 to 65535"),
+        ('[server]\nport = "80"\n', 2, "must be a whole number"),
+        ("[buttons]\npairs = [[4, 17], [40, 22]]\n", 2, "BCM numbers 2 to 27"),
+        ("[buttons]\npairs = [[4, 17], [22]]\n", 2, "a pair of pin numbers [A, B]"),
+        ('[buttons]\npin_factory = "magic"\n', 2, "auto, mock, native"),
+        ('[voice]\nengine = "loud"\n', 2, "auto, pyttsx3, console"),
+        ("[narration.pauses]\nintro = -1\n", 2, "0 to 120 seconds"),
+        ('[narration.pauses]\nintro = "long"\n', 2, "a number of seconds"),
+        ("language = \n", 1, "not valid TOML"),
+    ],
+)
 def test_a_wrong_value_is_refused_with_the_fix(text: str, line: int, hint: str) -> None:
     error = refusal(text)
     assert error.line == line
@@ -92,8 +99,12 @@ def test_a_relative_data_dir_is_relative_to_the_config_file(tmp_path: Path) -> N
 
 def test_serve_with_a_wrong_config_stops_with_the_message_and_status_2(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
-    path.write_text('[buttons]\npairs = [[4, 17], [17, 22]]\n')
-    result = subprocess.run([sys.executable, "-m", "companion.cli", "serve", "--config",
-                             str(path)], capture_output=True, text=True, timeout=60)
+    path.write_text("[buttons]\npairs = [[4, 17], [17, 22]]\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "serve", "--config", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2
     assert f"{path}, line 2: pin 17 is used twice" in result.stderr

@@ -11,7 +11,7 @@ from companion.game import IllegalAction
 from companion.games.resistance import CastVote, EndNight, ProposeSquad
 from companion.journal import Journal, JournalError
 from companion.moderator import Table
-from companion.narration.script import Line, Pause
+from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Button, Press
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
@@ -36,6 +36,8 @@ class ScriptedVoice:
                 self.say(item.text, lang)
             elif isinstance(item, Pause):
                 self.paused.append(item.seconds)
+            elif isinstance(item, Cue):
+                item.callback()
         if then:
             then()
 
@@ -58,8 +60,12 @@ def test_the_journal_uses_wal_and_full_synchronous_writes(tmp_path: Path) -> Non
 
 def test_the_night_phase_is_spoken_then_play_begins(tmp_path: Path) -> None:
     voice = ScriptedVoice()
-    table = Table(Journal(tmp_path / "j.sqlite3"), voice, seats=5,
-                  pauses={"intro": 4, "close_eyes": 2, "cylons_open": 7, "cylons_close": 2})
+    table = Table(
+        Journal(tmp_path / "j.sqlite3"),
+        voice,
+        seats=5,
+        pauses={"intro": 4, "close_eyes": 2, "cylons_open": 7, "cylons_close": 2},
+    )
     table.new_game("resistance", {"players": 5}, NAMES, "en", seed=1)
     assert voice.said[1:6] == [
         "Look at your identity card, then lay it face down. The night begins.",
@@ -150,8 +156,11 @@ def test_a_restarted_table_resumes_the_game_from_the_journal(tmp_path: Path) -> 
     again = Table(Journal(tmp_path / "journal.sqlite3"), ScriptedVoice(), seats=5)
     assert again.resume()
     after = again.snapshot()
-    assert (after["state"], after["version"], after["names"]) == \
-        (before["state"], before["version"], before["names"])
+    assert (after["state"], after["version"], after["names"]) == (
+        before["state"],
+        before["version"],
+        before["names"],
+    )
     assert again.private_snapshot(0)["my_vote"] is False
 
 
@@ -165,8 +174,7 @@ def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
         table.submit(ProposeSquad(state["commander"], squad))
         for seat in range(5):
             table.submit(CastVote(seat, False))
-    assert table.snapshot()["state"]["outcome"] == {"winner": "cylons",
-                                                    "reason": "five_rejections"}
+    assert table.snapshot()["state"]["outcome"] == {"winner": "cylons", "reason": "five_rejections"}
     assert not Table(journal, ScriptedVoice(), seats=5).resume()
 
 
@@ -178,3 +186,30 @@ def test_the_night_is_not_spoken_again_once_over(tmp_path: Path) -> None:
     assert not any("close your eyes" in line for line in voice.said)
     with pytest.raises(IllegalAction):
         again.submit(EndNight())
+
+
+def test_without_a_night_the_first_commandant_is_announced_at_once(tmp_path: Path) -> None:
+    voice = ScriptedVoice()
+    table = Table(Journal(tmp_path / "j.sqlite3"), voice, seats=5)
+    table.new_game(
+        "resistance", {"players": 5, "isolated_cylons": True, "first_commander": 2}, NAMES, "en"
+    )
+    assert voice.said[-1] == (
+        "Cyd is the Commandant. Name a squad of 2 for mission 1: named players press A."
+    )
+    assert not any("close your eyes" in line for line in voice.said)
+
+
+def test_the_night_lines_reach_the_page_as_they_are_spoken(tmp_path: Path) -> None:
+    shown: list[list[str]] = []
+
+    class WatchingVoice(ScriptedVoice):
+        def say(self, text: str, lang: str) -> None:
+            shown.append(list(table.snapshot()["narration"]))
+            super().say(text, lang)
+
+    table = Table(Journal(tmp_path / "j.sqlite3"), WatchingVoice(), seats=5)
+    table.new_game("resistance", {"players": 5}, NAMES, "en")
+    # When "Cylons, open your eyes" is spoken, the page shows it, and not the lines to come.
+    at_cylons = next(s for s in shown if s and s[-1].startswith("Cylons, open"))
+    assert not any("Everyone, open your eyes." in line for line in at_cylons)

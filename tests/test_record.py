@@ -19,18 +19,28 @@ OPTIONS = {"players": 5, "targeting": False, "isolated_cylons": False, "first_co
 def journal_with_a_game(path: Path) -> Journal:
     journal = Journal(path)
     entry = journal.start_game("resistance", OPTIONS, 3, {"names": [], "language": "en"})
-    actions = [EndNight(), ProposeSquad(0, (0, 1)),
-               *[CastVote(s, True) for s in range(5)],
-               PlayMissionCard(1, Card.FAIL), PlayMissionCard(0, Card.SUCCESS),
-               ProposeSquad(1, (1, 2, 3)), CastVote(0, False), CastVote(2, True)]
+    actions = [
+        EndNight(),
+        ProposeSquad(0, (0, 1)),
+        *[CastVote(s, True) for s in range(5)],
+        PlayMissionCard(1, Card.FAIL),
+        PlayMissionCard(0, Card.SUCCESS),
+        ProposeSquad(1, (1, 2, 3)),
+        CastVote(0, False),
+        CastVote(2, True),
+    ]
     for seq, action in enumerate(actions, start=1):
         journal.append(entry.id, seq, action.to_json())
     return journal
 
 
 def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(path)],
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion.cli", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_an_exported_record_replays_to_the_public_state(tmp_path: Path) -> None:
@@ -51,35 +61,48 @@ def test_an_exported_record_does_not_say_who_played_the_fail(tmp_path: Path) -> 
     journal = journal_with_a_game(tmp_path / "j.sqlite3")
     entry = journal.latest_game()
     assert entry is not None
-    cards = [json.loads(line) for line in export_lines(journal, entry)
-             if '"mission_card"' in line]
-    assert cards == [{"kind": "mission_card", "seat": 0, "card": "success"},
-                     {"kind": "mission_card", "seat": 1, "card": "fail"}]
+    cards = [json.loads(line) for line in export_lines(journal, entry) if '"mission_card"' in line]
+    assert cards == [
+        {"kind": "mission_card", "seat": 0, "card": "success"},
+        {"kind": "mission_card", "seat": 1, "card": "fail"},
+    ]
     # Seat 1 did play the fail here; the record would say so for any author: seat order,
     # successes first. Swap the authors and the record is the same.
     other = Journal(tmp_path / "k.sqlite3")
     e2 = other.start_game("resistance", OPTIONS, 3, {})
-    swapped = [EndNight(), ProposeSquad(0, (0, 1)), *[CastVote(s, True) for s in range(5)],
-               PlayMissionCard(0, Card.FAIL), PlayMissionCard(1, Card.SUCCESS)]
+    swapped = [
+        EndNight(),
+        ProposeSquad(0, (0, 1)),
+        *[CastVote(s, True) for s in range(5)],
+        PlayMissionCard(0, Card.FAIL),
+        PlayMissionCard(1, Card.SUCCESS),
+    ]
     for seq, action in enumerate(swapped, start=1):
         other.append(e2.id, seq, action.to_json())
-    assert [line for line in export_lines(other, e2) if "mission_card" in line] == \
-        [json.dumps(c) for c in cards]
+    assert [line for line in export_lines(other, e2) if "mission_card" in line] == [
+        json.dumps(c) for c in cards
+    ]
 
 
 def header() -> str:
-    return json.dumps({"record": "companion", "version": 1, "game": "resistance",
-                       "options": OPTIONS, "seed": 0})
+    return json.dumps(
+        {"record": "companion", "version": 1, "game": "resistance", "options": OPTIONS, "seed": 0}
+    )
 
 
-@pytest.mark.parametrize(("line", "reason"), [
-    ('{"kind": "end_night"', "not JSON"),
-    ('{"kind": "fly"}', "unknown action kind"),
-    ('{"kind": "propose", "commander": 0}', "missing field 'squad'"),
-    ('{"kind": "propose", "commander": "zero", "squad": [0, 1]}', "must be a whole number"),
-    ('{"kind": "propose", "commander": 0, "squad": [0, 1]}',
-     "illegal action (no_proposal_now): A squad cannot be proposed now"),
-])
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"kind": "end_night"', "not JSON"),
+        ('{"kind": "fly"}', "unknown action kind"),
+        ('{"kind": "propose", "commander": 0}', "missing field 'squad'"),
+        ('{"kind": "propose", "commander": "zero", "squad": [0, 1]}', "must be a whole number"),
+        (
+            '{"kind": "propose", "commander": 0, "squad": [0, 1]}',
+            "illegal action (no_proposal_now): A squad cannot be proposed now",
+        ),
+    ],
+)
 def test_a_bad_line_exits_with_status_2_naming_the_line_and_reason(
     tmp_path: Path, line: str, reason: str
 ) -> None:
@@ -116,9 +139,12 @@ def test_export_command_writes_the_latest_game(tmp_path: Path) -> None:
     config = tmp_path / "c.toml"
     config.write_text('data_dir = "data"\n')
     out = tmp_path / "out.jsonl"
-    result = subprocess.run([sys.executable, "-m", "companion.cli", "export", "--config",
-                             str(config), "-o", str(out)], capture_output=True, text=True,
-                            timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "export", "--config", str(config), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     first = json.loads(out.read_text().splitlines()[0])
     assert first["game"] == "resistance"

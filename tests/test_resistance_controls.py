@@ -48,8 +48,9 @@ def presses(
     return nomination, out
 
 
-def last(state: ResistanceState, *sequence: tuple[int, Button],
-         nomination: Nomination | None = None) -> Interpretation:
+def last(
+    state: ResistanceState, *sequence: tuple[int, Button], nomination: Nomination | None = None
+) -> Interpretation:
     return presses(state, *sequence, nomination=nomination)[1][-1]
 
 
@@ -167,8 +168,10 @@ def test_the_squad_size_follows_the_current_mission() -> None:
     got = last(state, (5, A), (6, A))
     assert [kind for kind, _ in feedback(got)] == ["squad_member_in"]
     got = last(state, (5, A), (6, A), (7, A))
-    assert feedback(got)[-1] == ("squad_read_back",
-                                 {"commander": 0, "squad": [5, 6, 7], "mission": 1})
+    assert feedback(got)[-1] == (
+        "squad_read_back",
+        {"commander": 0, "squad": [5, 6, 7], "mission": 1},
+    )
 
 
 # -- presses that have no say ---------------------------------------------------------------------
@@ -276,11 +279,12 @@ def test_targeting_other_seats_are_ignored_while_the_mission_is_chosen(button: B
 
 def test_targeting_the_squad_size_follows_the_chosen_mission() -> None:
     state = new_game(6, targeting=True)  # mission 3 at six players: four members
-    nomination, got = presses(state, (0, A), (0, A), (0, A), (0, B),
-                              (1, A), (2, A), (3, A), (4, A))
+    nomination, got = presses(state, (0, A), (0, A), (0, A), (0, B), (1, A), (2, A), (3, A), (4, A))
     assert feedback(got[-2]) == [("squad_member_in", {"seat": 3, "count": 3, "size": 4})]
-    assert feedback(got[-1])[-1] == ("squad_read_back",
-                                     {"commander": 0, "squad": [1, 2, 3, 4], "mission": 3})
+    assert feedback(got[-1])[-1] == (
+        "squad_read_back",
+        {"commander": 0, "squad": [1, 2, 3, 4], "mission": 3},
+    )
     confirm = interpret(state, nomination, Press(0, A))
     assert confirm.action == ProposeSquad(0, (1, 2, 3, 4), 3)
     state, _ = GAME.apply(state, confirm.action)
@@ -313,27 +317,49 @@ def test_a_whole_five_player_game_played_with_buttons() -> None:
         return [(s, B if s in no else A) for s in range(5)]
 
     # Mission 1: seat 0 names 0 and 1; seat 4 first says no, then changes its mind. Success.
-    state, nomination, events = drive(state, nomination, [
-        *name_squad(0, 1), (4, B), (0, A), (1, A), (2, A), (4, A), (3, A), (1, A), (0, A)])
+    state, nomination, events = drive(
+        state,
+        nomination,
+        [*name_squad(0, 1), (4, B), (0, A), (1, A), (2, A), (4, A), (3, A), (1, A), (0, A)],
+    )
     assert (state.successes, state.commander) == (1, 1)
     assert not any(e.kind == "press_ignored" for e in events)
 
     # Mission 2 (three): seat 1's squad is rejected; seat 2's squad fails with one Fail card.
-    state, nomination, events = drive(state, nomination, [
-        *name_squad(1, 2, 3), *everyone_votes(0, 2, 4)])
+    state, nomination, events = drive(
+        state, nomination, [*name_squad(1, 2, 3), *everyone_votes(0, 2, 4)]
+    )
     assert (state.commander, state.rejections, state.phase) == (2, 1, Phase.PROPOSE)
     # Seat 4 steps out of the full squad, seat 3 steps in; seat 3 changes its card to Fail.
-    state, nomination, events = drive(state, nomination, [
-        (0, A), (2, A), (4, A), (4, B), (3, A), (2, A),
-        *everyone_votes(), (4, A), (1, B), (0, A), (3, A), (3, B), (2, A)])
+    state, nomination, events = drive(
+        state,
+        nomination,
+        [
+            (0, A),
+            (2, A),
+            (4, A),
+            (4, B),
+            (3, A),
+            (2, A),
+            *everyone_votes(),
+            (4, A),
+            (1, B),
+            (0, A),
+            (3, A),
+            (3, B),
+            (2, A),
+        ],
+    )
     assert any(e.kind == "press_ignored" and e.data["why"] == "not_on_squad" for e in events)
     assert (state.failures, state.rejections, state.commander) == (1, 0, 3)
 
     # Missions 3 (two) and 4 (three) succeed: three successes, the Colons win.
-    state, nomination, _ = drive(state, nomination, [
-        *name_squad(3, 4), *everyone_votes(1), (3, A), (4, A)])
-    state, nomination, events = drive(state, nomination, [
-        *name_squad(0, 4, 1), *everyone_votes(), (0, A), (1, A), (4, A)])
+    state, nomination, _ = drive(
+        state, nomination, [*name_squad(3, 4), *everyone_votes(1), (3, A), (4, A)]
+    )
+    state, nomination, events = drive(
+        state, nomination, [*name_squad(0, 4, 1), *everyone_votes(), (0, A), (1, A), (4, A)]
+    )
     assert GAME.outcome(state) is not None
     assert GAME.outcome(state).winner == "colons"
     assert [r.failed for r in state.results] == [False, True, False, False]

@@ -72,15 +72,20 @@ def twin(state: ResistanceState, action: Action) -> tuple[ResistanceState, Actio
         if any(cards[s] is None for s in squad):
             swap = {Card.SUCCESS: Card.FAIL, Card.FAIL: Card.SUCCESS, None: None}
             flipped = tuple(swap[c] for c in state.cards)
-            return (dataclasses.replace(state, cards=flipped),
-                    PlayMissionCard(action.seat, swap[action.card]))
+            return (
+                dataclasses.replace(state, cards=flipped),
+                PlayMissionCard(action.seat, swap[action.card]),
+            )
         # The reveal: hand each squad member the card of the next one. Same counts, other authors.
         rotated = {s: cards[squad[(i + 1) % len(squad)]] for i, s in enumerate(squad)}
-        twin_cards = tuple(rotated.get(s) if s != action.seat else None
-                           for s in range(state.players))
+        twin_cards = tuple(
+            rotated.get(s) if s != action.seat else None for s in range(state.players)
+        )
         twin_cards = tuple(c if s in squad else None for s, c in enumerate(twin_cards))
-        return (dataclasses.replace(state, cards=twin_cards),
-                PlayMissionCard(action.seat, rotated[action.seat]))
+        return (
+            dataclasses.replace(state, cards=twin_cards),
+            PlayMissionCard(action.seat, rotated[action.seat]),
+        )
     return None
 
 
@@ -119,9 +124,16 @@ def play_one(players: int, seed: int) -> None:
             said = deque(told + lines, maxlen=NARRATION_KEPT)
             snap = table.snapshot()
             message = lines[-1] if lines else snap["message"]
-            twin_payload = sse_message(public_snapshot(
-                snap["revision"], running, running.catalog.lang, list(said), message,
-                state=twin_after))
+            twin_payload = sse_message(
+                public_snapshot(
+                    snap["revision"],
+                    running,
+                    running.catalog.lang,
+                    list(said),
+                    message,
+                    state=twin_after,
+                )
+            )
             assert payload == twin_payload, f"{action} leaks a secret (seed {seed})"
             assert GAME.public_view(twin_after) == GAME.public_view(running.state)
 

@@ -98,15 +98,19 @@ def reject(state: ResistanceState, mission: int | None = None) -> ResistanceStat
 
 
 def play_mission(
-    state: ResistanceState, fails: int = 0, mission: int | None = None,
+    state: ResistanceState,
+    fails: int = 0,
+    mission: int | None = None,
     squad: tuple[int, ...] | None = None,
 ) -> tuple[ResistanceState, list[Event]]:
     """A whole approved mission: propose, everyone approves, the first ``fails`` members fail."""
     state, events = propose(state, squad, mission)
     state, more = vote(state, yes=range(state.players))
     events += more
-    cards = [PlayMissionCard(s, Card.FAIL if i < fails else Card.SUCCESS)
-             for i, s in enumerate(state.squad)]
+    cards = [
+        PlayMissionCard(s, Card.FAIL if i < fails else Card.SUCCESS)
+        for i, s in enumerate(state.squad)
+    ]
     state, more = play(state, *cards)
     return state, events + more
 
@@ -200,8 +204,7 @@ def test_a_first_commandant_not_at_the_table_is_refused(seat: object) -> None:
 # -- the squad ------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("players", "number"),
-                         [(p, m) for p in range(5, 11) for m in range(1, 6)])
+@pytest.mark.parametrize(("players", "number"), [(p, m) for p in range(5, 11) for m in range(1, 6)])
 def test_the_squad_size_follows_the_printed_table(players: int, number: int) -> None:
     state = new_game(players)
     for done in range(1, number):  # success, fail, success, fail: the game goes on to mission 5
@@ -372,7 +375,9 @@ def test_five_rejected_squads_in_one_round_give_the_cylons_the_game() -> None:
     assert state.phase is Phase.OVER
     assert GAME.outcome(state) is not None
     assert (GAME.outcome(state).winner, GAME.outcome(state).reason) == (
-        Side.CYLONS.value, Termination.FIVE_REJECTIONS)
+        Side.CYLONS.value,
+        Termination.FIVE_REJECTIONS,
+    )
     assert events[-1] == Event("game_over", {"winner": "cylons", "reason": "five_rejections"})
 
 
@@ -433,7 +438,12 @@ def test_only_the_counts_of_mission_cards_are_revealed() -> None:
     result = next(e for e in events if e.kind == "mission_result")
     assert result.data == {"mission": 1, "successes": 1, "fails": 1, "failed": True}
     assert GAME.public_view(state)["missions"][0] == {
-        "number": 1, "size": 2, "fails_needed": 1, "result": "fail", "fails": 1, "successes": 1,
+        "number": 1,
+        "size": 2,
+        "fails_needed": 1,
+        "result": "fail",
+        "fails": 1,
+        "successes": 1,
     }
 
 
@@ -520,10 +530,17 @@ def test_three_failures_win_for_the_cylons() -> None:
     assert events[-1] == Event("game_over", {"winner": "cylons", "reason": "three_failures"})
 
 
-@pytest.mark.parametrize("action", [
-    EndNight(), ProposeSquad(1, (1, 2)), ProposeSquad(0, (0, 1)), CastVote(0, True),
-    PlayMissionCard(0, Card.SUCCESS),
-], ids=lambda a: a.kind)
+@pytest.mark.parametrize(
+    "action",
+    [
+        EndNight(),
+        ProposeSquad(1, (1, 2)),
+        ProposeSquad(0, (0, 1)),
+        CastVote(0, True),
+        PlayMissionCard(0, Card.SUCCESS),
+    ],
+    ids=lambda a: a.kind,
+)
 def test_any_action_after_the_game_is_over_is_refused(action: Action) -> None:
     state = new_game(5)
     for _ in range(3):
@@ -564,7 +581,8 @@ def test_targeting_each_mission_is_attempted_once() -> None:
     assert (error.code, error.params) == ("mission_already_attempted", {"mission": 3})
     state, _ = play_mission(state, fails=1, mission=1)
     assert refused(state, ProposeSquad(state.commander, squad_of(state, 1), 1)).code == (
-        "mission_already_attempted")
+        "mission_already_attempted"
+    )
 
 
 def test_targeting_a_rejected_proposal_is_not_an_attempt() -> None:
@@ -584,7 +602,8 @@ def test_targeting_mission_five_only_after_two_successes() -> None:
     assert (state.successes, state.failures) == (1, 2)
     assert GAME.public_view(state)["available_missions"] == [4]
     assert refused(state, ProposeSquad(state.commander, squad_of(state, 5), 5)).code == (
-        "mission_five_locked")
+        "mission_five_locked"
+    )
 
     state = new_game(5, targeting=True)
     state, _ = play_mission(state, fails=0, mission=2)
@@ -612,7 +631,11 @@ def test_targeting_the_mission_four_two_fail_rule_applies_to_mission_four_in_any
         state, _ = play_mission(state, fails=fails, mission=number)
     state, _ = play_mission(state, fails=1, mission=2)
     assert [(r.mission, r.failed) for r in state.results] == [
-        (1, False), (3, False), (5, True), (2, True)]
+        (1, False),
+        (3, False),
+        (5, True),
+        (2, True),
+    ]
     assert state.outcome is None
 
 
@@ -639,43 +662,74 @@ def test_public_record_drops_the_votes_of_a_vote_still_open() -> None:
 
 def test_public_record_keeps_no_vote_changed_before_the_reveal() -> None:
     """A changed vote was never shown to the table: the record keeps only the final votes."""
-    votes = [CastVote(0, False), CastVote(1, True), CastVote(0, True),
-             CastVote(2, True), CastVote(3, True), CastVote(4, True)]
+    votes = [
+        CastVote(0, False),
+        CastVote(1, True),
+        CastVote(0, True),
+        CastVote(2, True),
+        CastVote(3, True),
+        CastVote(4, True),
+    ]
     _, record = recorded(5, [EndNight(), ProposeSquad(0, (0, 1)), *votes])
     assert [a for a in record if isinstance(a, CastVote)] == everyone_approves()
 
 
 def test_public_record_redeals_mission_cards_in_seat_order_successes_first() -> None:
-    played = [PlayMissionCard(3, Card.SUCCESS), PlayMissionCard(1, Card.FAIL),
-              PlayMissionCard(2, Card.SUCCESS)]
-    actions = [EndNight(), ProposeSquad(0, (0, 1)), *everyone_approves(),
-               PlayMissionCard(0, Card.SUCCESS), PlayMissionCard(1, Card.SUCCESS),
-               ProposeSquad(1, (1, 2, 3)), *everyone_approves(), *played]
+    played = [
+        PlayMissionCard(3, Card.SUCCESS),
+        PlayMissionCard(1, Card.FAIL),
+        PlayMissionCard(2, Card.SUCCESS),
+    ]
+    actions = [
+        EndNight(),
+        ProposeSquad(0, (0, 1)),
+        *everyone_approves(),
+        PlayMissionCard(0, Card.SUCCESS),
+        PlayMissionCard(1, Card.SUCCESS),
+        ProposeSquad(1, (1, 2, 3)),
+        *everyone_approves(),
+        *played,
+    ]
     _, record = recorded(5, actions)
     cards = [a for a in record if isinstance(a, PlayMissionCard)]
-    assert cards[2:] == [PlayMissionCard(1, Card.SUCCESS), PlayMissionCard(2, Card.SUCCESS),
-                         PlayMissionCard(3, Card.FAIL)]
+    assert cards[2:] == [
+        PlayMissionCard(1, Card.SUCCESS),
+        PlayMissionCard(2, Card.SUCCESS),
+        PlayMissionCard(3, Card.FAIL),
+    ]
 
 
 def test_public_record_never_tells_who_played_which_card() -> None:
     def game(failing: int, changed: bool) -> list[Action]:
         cards = {s: Card.FAIL if s == failing else Card.SUCCESS for s in (1, 2, 3)}
-        actions = [EndNight(), ProposeSquad(0, (0, 1)), *everyone_approves(),
-                   PlayMissionCard(0, Card.SUCCESS), PlayMissionCard(1, Card.SUCCESS),
-                   ProposeSquad(1, (1, 2, 3)), *everyone_approves()]
+        actions = [
+            EndNight(),
+            ProposeSquad(0, (0, 1)),
+            *everyone_approves(),
+            PlayMissionCard(0, Card.SUCCESS),
+            PlayMissionCard(1, Card.SUCCESS),
+            ProposeSquad(1, (1, 2, 3)),
+            *everyone_approves(),
+        ]
         if changed:  # the Cylon hesitates: Success first, then Fail, before the others play
             actions += [PlayMissionCard(failing, Card.SUCCESS), PlayMissionCard(failing, Card.FAIL)]
-        return actions + [PlayMissionCard(s, cards[s]) for s in (3, 2, 1)
-                          if not (changed and s == failing)]
+        return actions + [
+            PlayMissionCard(s, cards[s]) for s in (3, 2, 1) if not (changed and s == failing)
+        ]
 
-    records = [recorded(5, game(failing, changed))[1]
-               for failing in (1, 2, 3) for changed in (False, True)]
+    records = [
+        recorded(5, game(failing, changed))[1] for failing in (1, 2, 3) for changed in (False, True)
+    ]
     assert all(r == records[0] for r in records)
 
 
 def test_public_record_drops_the_cards_of_a_mission_still_being_played() -> None:
-    actions = [EndNight(), ProposeSquad(0, (0, 1)), *everyone_approves(),
-               PlayMissionCard(1, Card.FAIL)]
+    actions = [
+        EndNight(),
+        ProposeSquad(0, (0, 1)),
+        *everyone_approves(),
+        PlayMissionCard(1, Card.FAIL),
+    ]
     _, record = recorded(5, actions)
     assert record == actions[:-1]
 
@@ -688,17 +742,37 @@ def test_replaying_the_public_record_gives_the_same_public_view(targeting: bool)
     def squad(commander: int, members: tuple[int, ...], number: int) -> ProposeSquad:
         return ProposeSquad(commander, members, number if targeting else None)
 
-    rejected = [squad(2, (0, 1), 1), CastVote(0, True), CastVote(0, False),
-                *(CastVote(s, s == 5) for s in range(1, 6))]
-    failed = [squad(3, (3, 4), 1), *everyone_approves(6),
-              PlayMissionCard(4, Card.FAIL), PlayMissionCard(3, Card.SUCCESS)]
-    succeeded = [squad(4, (0, 4, 5), 2), *everyone_approves(6),
-                 PlayMissionCard(0, Card.FAIL), PlayMissionCard(4, Card.SUCCESS),
-                 PlayMissionCard(0, Card.SUCCESS), PlayMissionCard(5, Card.SUCCESS)]
-    succeeded_again = [squad(5, (1, 2, 3, 4), 3), CastVote(3, False), *everyone_approves(6),
-                       *(PlayMissionCard(s, Card.SUCCESS) for s in (4, 3, 2, 1))]
-    won = [squad(0, (0, 1, 2), 4), *everyone_approves(6),
-           *(PlayMissionCard(s, Card.SUCCESS) for s in (2, 1, 0))]
+    rejected = [
+        squad(2, (0, 1), 1),
+        CastVote(0, True),
+        CastVote(0, False),
+        *(CastVote(s, s == 5) for s in range(1, 6)),
+    ]
+    failed = [
+        squad(3, (3, 4), 1),
+        *everyone_approves(6),
+        PlayMissionCard(4, Card.FAIL),
+        PlayMissionCard(3, Card.SUCCESS),
+    ]
+    succeeded = [
+        squad(4, (0, 4, 5), 2),
+        *everyone_approves(6),
+        PlayMissionCard(0, Card.FAIL),
+        PlayMissionCard(4, Card.SUCCESS),
+        PlayMissionCard(0, Card.SUCCESS),
+        PlayMissionCard(5, Card.SUCCESS),
+    ]
+    succeeded_again = [
+        squad(5, (1, 2, 3, 4), 3),
+        CastVote(3, False),
+        *everyone_approves(6),
+        *(PlayMissionCard(s, Card.SUCCESS) for s in (4, 3, 2, 1)),
+    ]
+    won = [
+        squad(0, (0, 1, 2), 4),
+        *everyone_approves(6),
+        *(PlayMissionCard(s, Card.SUCCESS) for s in (2, 1, 0)),
+    ]
 
     actions: list[Action] = [EndNight()]
     for stage in (rejected, failed, succeeded, succeeded_again, won):

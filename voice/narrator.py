@@ -1,8 +1,8 @@
 """The narrator: one worker thread that speaks lines and keeps pauses, in order.
 
 Callers never wait for speech: ``say`` and ``script`` only queue, so a button pressed while the
-companion talks is handled at once. Pauses are exactly the lengths given (``sleep`` is injected
-so tests need not wait).
+companion talks is handled at once. A script is queued whole, so no other line can fall between
+its lines. Pauses are exactly the lengths given (``sleep`` is injected so tests need not wait).
 """
 
 from __future__ import annotations
@@ -12,20 +12,13 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
-from companion.narration.script import Line, Pause
+from companion.narration.script import Cue, Line, Pause
 from voice.speech import ConsoleSpeech, Speech
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True)
-class _Then:
-    callback: Callable[[], None]
-
-
-_Item = tuple[Line | Pause | _Then, str]
+_Queued = tuple[tuple[Line | Pause | Cue, ...], str]
 
 
 class Narrator:
@@ -36,7 +29,7 @@ class Narrator:
     ) -> None:
         self._make_speech = make_speech
         self._sleep = sleep
-        self._queue: queue.Queue[_Item | None] = queue.Queue()
+        self._queue: queue.Queue[_Queued | None] = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
         self._pending = 0
@@ -46,15 +39,16 @@ class Narrator:
         self._thread.start()
 
     def say(self, text: str, lang: str) -> None:
-        self._put((Line(text), lang))
+        self._put(((Line(text),), lang))
 
     def script(
-        self, items: Iterable[Line | Pause], lang: str, then: Callable[[], None] | None = None
+        self,
+        items: Iterable[Line | Pause | Cue],
+        lang: str,
+        then: Callable[[], None] | None = None,
     ) -> None:
-        for item in items:
-            self._put((item, lang))
-        if then is not None:
-            self._put((_Then(then), lang))
+        whole = (*items, *([Cue(then)] if then is not None else []))
+        self._put((whole, lang))
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """True once everything queued has been spoken (for tests and orderly shutdown)."""
@@ -64,7 +58,7 @@ class Narrator:
         self._queue.put(None)
         self._thread.join(timeout=5)
 
-    def _put(self, item: _Item) -> None:
+    def _put(self, item: _Queued) -> None:
         with self._lock:
             self._pending += 1
             self._idle.clear()
@@ -83,19 +77,22 @@ class Narrator:
             item = self._queue.get()
             if item is None:
                 return
-            what, lang = item
-            try:
-                if isinstance(what, Line):
-                    speech.speak(what.text, lang)
-                elif isinstance(what, Pause):
-                    self._sleep(what.seconds)
-                else:
-                    what.callback()
-            except Exception:
-                self.failures += 1
-                log.exception("narration failed; the game goes on")
-            finally:
-                with self._lock:
-                    self._pending -= 1
-                    if self._pending == 0:
-                        self._idle.set()
+            items, lang = item
+            for what in items:
+                self._perform(speech, what, lang)
+            with self._lock:
+                self._pending -= 1
+                if self._pending == 0:
+                    self._idle.set()
+
+    def _perform(self, speech: Speech, what: Line | Pause | Cue, lang: str) -> None:
+        try:
+            if isinstance(what, Line):
+                speech.speak(what.text, lang)
+            elif isinstance(what, Pause):
+                self._sleep(what.seconds)
+            else:
+                what.callback()
+        except Exception:
+            self.failures += 1
+            log.exception("narration failed; the game goes on")

@@ -39,7 +39,8 @@ class ConsoleSpeech:
 
 
 class Pyttsx3Speech:
-    """espeak-ng through pyttsx3. Create and use it from one thread only."""
+    """espeak-ng through pyttsx3. ``pyttsx3.init()`` gives the whole process one engine: use
+    this from one thread only (the narrator's worker)."""
 
     name = "pyttsx3"
 
@@ -55,6 +56,11 @@ class Pyttsx3Speech:
                 f"the speech engine does not start ({exc}): install espeak-ng "
                 "(sudo apt install espeak-ng)"
             ) from exc
+        if self._engine.proxy.isBusy():
+            # A new engine holds every command until its first loop; run that loop once, empty,
+            # so that the voice and rate set later reach espeak-ng before an utterance starts.
+            self._settle()
+            self._engine.runAndWait()
         self._rate = rate
         self._voices: dict[str, str] = {}
 
@@ -79,6 +85,16 @@ class Pyttsx3Speech:
         the process the same engine, so another instance may have changed them since."""
         self._engine.setProperty("voice", self.voice_for(lang))
         self._engine.setProperty("rate", self._rate)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Wait until espeak-ng has applied what it was sent. It queues a rate change (its voice
+        change is immediate), and pyttsx3 2.99's ``runAndWait`` starts by calling
+        ``espeak_Cancel`` whenever espeak-ng is still busy, which drops that queued change and
+        restores the previous rate: without this wait, the rate was randomly ignored."""
+        espeak = getattr(getattr(self._engine.proxy, "_module", None), "_espeak", None)
+        if espeak is not None:
+            espeak.Synchronize()
 
     def speak(self, text: str, lang: str) -> None:
         self._use(lang)

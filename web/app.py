@@ -29,8 +29,9 @@ def labels() -> dict[str, dict[str, str]]:
     return out
 
 
-def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,
-               leds: Any = None) -> Flask:
+def create_app(
+    table: Table, broadcaster: Broadcaster, panel: Any = None, leds: Any = None
+) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
@@ -43,13 +44,19 @@ def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,
 
     @app.get("/")
     def public_page() -> str:
-        return render_template("table.html", labels=json.dumps(labels()), host=False,
-                               simulated=panel is not None)
+        return render_template(
+            "table.html", labels=json.dumps(labels()), host=False, simulated=panel is not None
+        )
 
     @app.get("/host")
     def host_page() -> str:
-        return render_template("table.html", labels=json.dumps(labels()), host=True,
-                               simulated=panel is not None, seats=table.seats)
+        return render_template(
+            "table.html",
+            labels=json.dumps(labels()),
+            host=True,
+            simulated=panel is not None,
+            seats=table.seats,
+        )
 
     @app.get("/api/state")
     def state() -> Response:
@@ -57,8 +64,11 @@ def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,
 
     @app.get("/api/events")
     def events() -> Response:
-        return Response(broadcaster.stream(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(
+            broadcaster.stream(),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
 
     @app.post("/api/games")
     def new_game() -> Any:
@@ -69,16 +79,20 @@ def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,
         options = body.get("options", {})
         names = body.get("names", [])
         language = body.get("language")
-        if not isinstance(options, dict) or not isinstance(names, list) \
-                or not all(isinstance(n, str) for n in names):
+        if (
+            not isinstance(options, dict)
+            or not isinstance(names, list)
+            or not all(isinstance(n, str) for n in names)
+        ):
             return bad_request("options must be an object and names a list of texts")
         if language is not None and language not in LANGUAGES:
             return bad_request(f"language must be one of {', '.join(LANGUAGES)}")
         try:
             table.new_game(title, options, names, language)
         except KeyError:
-            return error(400, Catalog(table.snapshot()["language"]).text(
-                "errors.unknown_game", game=title))
+            return error(
+                400, Catalog(table.snapshot()["language"]).text("errors.unknown_game", game=title)
+            )
         except IllegalAction as exc:
             return error(400, table.explain(exc))
         except JournalError as exc:
@@ -102,8 +116,7 @@ def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,
 
     @app.get("/api/panel")
     def panel_state() -> Any:
-        return jsonify({"simulated": panel is not None,
-                        "leds": leds() if leds is not None else []})
+        return jsonify({"simulated": panel is not None, "leds": leds() if leds is not None else []})
 
     @app.get("/api/record")
     def record() -> Any:
@@ -111,7 +124,10 @@ def create_app(table: Table, broadcaster: Broadcaster, panel: Any = None,
             lines = table.export()
         except NoGame as exc:
             return error(404, str(exc))
-        return Response("\n".join(lines) + "\n", mimetype="application/x-ndjson",
-                        headers={"Content-Disposition": "attachment; filename=game.jsonl"})
+        return Response(
+            "\n".join(lines) + "\n",
+            mimetype="application/x-ndjson",
+            headers={"Content-Disposition": "attachment; filename=game.jsonl"},
+        )
 
     return app

@@ -19,8 +19,9 @@ def sse_message(snapshot: dict[str, Any]) -> str:
 
 
 class Broadcaster:
-    def __init__(self, current: Callable[[], dict[str, Any]],
-                 heartbeat: float = HEARTBEAT_SECONDS) -> None:
+    def __init__(
+        self, current: Callable[[], dict[str, Any]], heartbeat: float = HEARTBEAT_SECONDS
+    ) -> None:
         self._current = current
         self._heartbeat = heartbeat
         self._clients: set[queue.Queue[dict[str, Any] | None]] = set()

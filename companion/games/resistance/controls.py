@@ -94,8 +94,9 @@ def _nominate(
         )
     if button is Button.B:
         if commander:
-            return Interpretation(Nomination(), feedback=(Event("squad_cleared",
-                                                                {"commander": seat}),))
+            return Interpretation(
+                Nomination(), feedback=(Event("squad_cleared", {"commander": seat}),)
+            )
         return Interpretation(nomination, feedback=(ignored(seat, "not_named"),))
     if full:
         return Interpretation(nomination, feedback=(ignored(seat, "squad_full"),))
@@ -104,9 +105,16 @@ def _nominate(
     joined = tuple(sorted((*members, seat)))
     feedback = [Event("squad_member_in", {"seat": seat, "count": len(joined), "size": size})]
     if len(joined) == size:
-        feedback.append(Event("squad_read_back", {
-            "commander": state.commander, "squad": list(joined), "mission": mission,
-        }))
+        feedback.append(
+            Event(
+                "squad_read_back",
+                {
+                    "commander": state.commander,
+                    "squad": list(joined),
+                    "mission": mission,
+                },
+            )
+        )
     return Interpretation(
         dataclasses.replace(nomination, mission=mission, members=joined), feedback=tuple(feedback)
     )
@@ -125,16 +133,29 @@ def _choose_mission(
             offered = missions[0]
         return Interpretation(
             Nomination(offered=offered),
-            feedback=(Event("mission_offered", {
-                "mission": offered, "size": squad_size(state.players, offered),
-            }),),
+            feedback=(
+                Event(
+                    "mission_offered",
+                    {
+                        "mission": offered,
+                        "size": squad_size(state.players, offered),
+                    },
+                ),
+            ),
         )
     if nomination.offered is None:
         return Interpretation(nomination, feedback=(ignored(seat, "offer_first"),))
     chosen = nomination.offered
     return Interpretation(
         Nomination(mission=chosen),
-        feedback=(Event("mission_chosen", {
-            "commander": seat, "mission": chosen, "size": squad_size(state.players, chosen),
-        }),),
+        feedback=(
+            Event(
+                "mission_chosen",
+                {
+                    "commander": seat,
+                    "mission": chosen,
+                    "size": squad_size(state.players, chosen),
+                },
+            ),
+        ),
     )

@@ -75,7 +75,8 @@ class Resistance:
         if not state.options.targeting:
             return (len(state.results) + 1,) if len(done) < MISSIONS else ()
         return tuple(
-            m for m in range(1, MISSIONS + 1)
+            m
+            for m in range(1, MISSIONS + 1)
             if m not in done and (m != MISSIONS or state.successes >= 2)
         )
 
@@ -97,9 +98,7 @@ class Resistance:
 
     # -- applying -----------------------------------------------------------------------------
 
-    def apply(
-        self, state: ResistanceState, action: Action
-    ) -> tuple[ResistanceState, list[Event]]:
+    def apply(self, state: ResistanceState, action: Action) -> tuple[ResistanceState, list[Event]]:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over")
         if isinstance(action, EndNight):
@@ -116,7 +115,7 @@ class Resistance:
         if state.phase is not Phase.NIGHT:
             raise IllegalAction("night_is_over")
         after = self._next_command(state, state.commander, rejections=0)
-        return after, [Event("night_over"), self._command_event(after)]
+        return after, [Event("night_over"), self.command_event(after)]
 
     def _propose(
         self, state: ResistanceState, action: ProposeSquad
@@ -132,15 +131,23 @@ class Resistance:
         if len(set(action.squad)) != len(action.squad):
             raise IllegalAction("seat_named_twice")
         if len(action.squad) != size:
-            raise IllegalAction("wrong_squad_size", mission=mission, size=size,
-                                given=len(action.squad))
+            raise IllegalAction(
+                "wrong_squad_size", mission=mission, size=size, given=len(action.squad)
+            )
         squad = tuple(sorted(action.squad))
         after = dataclasses.replace(
             state, phase=Phase.VOTE, mission=mission, squad=squad, votes=(None,) * state.players
         )
-        return after, [Event("squad_proposed", {
-            "commander": state.commander, "mission": mission, "squad": list(squad),
-        })]
+        return after, [
+            Event(
+                "squad_proposed",
+                {
+                    "commander": state.commander,
+                    "mission": mission,
+                    "squad": list(squad),
+                },
+            )
+        ]
 
     def _mission_for(self, state: ResistanceState, asked: int | None) -> int:
         available = self.available_missions(state)
@@ -172,27 +179,41 @@ class Resistance:
         if any(v is None for v in votes):
             return dataclasses.replace(state, votes=votes), events
         assert state.mission is not None
-        result = VoteResult(state.mission, state.commander, state.squad,
-                            tuple(bool(v) for v in votes))
-        events.append(Event("vote_result", {
-            "approvals": list(result.approvals), "yes": result.yes,
-            "no": len(votes) - result.yes, "approved": result.approved,
-        }))
+        result = VoteResult(
+            state.mission, state.commander, state.squad, tuple(bool(v) for v in votes)
+        )
+        events.append(
+            Event(
+                "vote_result",
+                {
+                    "approvals": list(result.approvals),
+                    "yes": result.yes,
+                    "no": len(votes) - result.yes,
+                    "approved": result.approved,
+                },
+            )
+        )
         cleared = dataclasses.replace(state, votes=(None,) * state.players, last_vote=result)
         if result.approved:
-            after = dataclasses.replace(cleared, phase=Phase.MISSION,
-                                        cards=(None,) * state.players)
-            events.append(Event("mission_begins", {
-                "mission": state.mission, "squad": list(state.squad),
-                "fails_needed": fails_needed(state.players, state.mission),
-            }))
+            after = dataclasses.replace(cleared, phase=Phase.MISSION, cards=(None,) * state.players)
+            events.append(
+                Event(
+                    "mission_begins",
+                    {
+                        "mission": state.mission,
+                        "squad": list(state.squad),
+                        "fails_needed": fails_needed(state.players, state.mission),
+                    },
+                )
+            )
             return after, events
         rejections = state.rejections + 1
         if rejections >= MAX_REJECTIONS:
-            return self._finish(cleared, Side.CYLONS, Termination.FIVE_REJECTIONS, events,
-                                rejections=rejections)
+            return self._finish(
+                cleared, Side.CYLONS, Termination.FIVE_REJECTIONS, events, rejections=rejections
+            )
         after = self._next_command(cleared, self._left_of(state, state.commander), rejections)
-        events.append(self._command_event(after))
+        events.append(self.command_event(after))
         return after, events
 
     def _play_card(
@@ -213,21 +234,32 @@ class Resistance:
             return dataclasses.replace(state, cards=cards), events
         assert state.mission is not None
         fails = sum(c is Card.FAIL for c in played)
-        result = MissionResult(state.mission, state.squad, fails,
-                               fails >= fails_needed(state.players, state.mission))
-        events.append(Event("mission_result", {
-            "mission": result.mission, "successes": result.successes, "fails": result.fails,
-            "failed": result.failed,
-        }))
+        result = MissionResult(
+            state.mission, state.squad, fails, fails >= fails_needed(state.players, state.mission)
+        )
+        events.append(
+            Event(
+                "mission_result",
+                {
+                    "mission": result.mission,
+                    "successes": result.successes,
+                    "fails": result.fails,
+                    "failed": result.failed,
+                },
+            )
+        )
         after = dataclasses.replace(
-            state, results=(*state.results, result), cards=(None,) * state.players, squad=(),
+            state,
+            results=(*state.results, result),
+            cards=(None,) * state.players,
+            squad=(),
         )
         if after.successes >= WINNING_SCORE:
             return self._finish(after, Side.COLONS, Termination.THREE_SUCCESSES, events)
         if after.failures >= WINNING_SCORE:
             return self._finish(after, Side.CYLONS, Termination.THREE_FAILURES, events)
         after = self._next_command(after, self._left_of(state, state.commander), rejections=0)
-        events.append(self._command_event(after))
+        events.append(self.command_event(after))
         return after, events
 
     # -- helpers ------------------------------------------------------------------------------
@@ -246,27 +278,43 @@ class Resistance:
         available = self.available_missions(state)
         mission = None if state.options.targeting else available[0]
         return dataclasses.replace(
-            state, phase=Phase.PROPOSE, commander=commander, rejections=rejections,
-            mission=mission, squad=(),
+            state,
+            phase=Phase.PROPOSE,
+            commander=commander,
+            rejections=rejections,
+            mission=mission,
+            squad=(),
         )
 
-    def _command_event(self, state: ResistanceState) -> Event:
+    def command_event(self, state: ResistanceState) -> Event:
+        """Who commands, and for which mission(s): said at each new proposal."""
         missions = self.available_missions(state)
-        return Event("commander", {
-            "commander": state.commander,
-            "missions": list(missions),
-            "sizes": [squad_size(state.players, m) for m in missions],
-            "rejections": state.rejections,
-            "targeting": state.options.targeting,
-        })
+        return Event(
+            "commander",
+            {
+                "commander": state.commander,
+                "missions": list(missions),
+                "sizes": [squad_size(state.players, m) for m in missions],
+                "rejections": state.rejections,
+                "targeting": state.options.targeting,
+            },
+        )
 
     def _finish(
-        self, state: ResistanceState, side: Side, why: Termination, events: list[Event],
+        self,
+        state: ResistanceState,
+        side: Side,
+        why: Termination,
+        events: list[Event],
         rejections: int | None = None,
     ) -> tuple[ResistanceState, list[Event]]:
         outcome = Outcome(side.value, why)
         after = dataclasses.replace(
-            state, phase=Phase.OVER, outcome=outcome, squad=(), mission=None,
+            state,
+            phase=Phase.OVER,
+            outcome=outcome,
+            squad=(),
+            mission=None,
             rejections=state.rejections if rejections is None else rejections,
         )
         events.append(Event("game_over", outcome.to_json()))
@@ -283,14 +331,16 @@ class Resistance:
         missions = []
         for m in range(1, MISSIONS + 1):
             result = done.get(m)
-            missions.append({
-                "number": m,
-                "size": squad_size(state.players, m),
-                "fails_needed": fails_needed(state.players, m),
-                "result": None if result is None else ("fail" if result.failed else "success"),
-                "fails": None if result is None else result.fails,
-                "successes": None if result is None else result.successes,
-            })
+            missions.append(
+                {
+                    "number": m,
+                    "size": squad_size(state.players, m),
+                    "fails_needed": fails_needed(state.players, m),
+                    "result": None if result is None else ("fail" if result.failed else "success"),
+                    "fails": None if result is None else result.fails,
+                    "successes": None if result is None else result.successes,
+                }
+            )
         last_vote = state.last_vote
         return {
             "game": self.title,
@@ -299,10 +349,12 @@ class Resistance:
             "phase": state.phase.value,
             "commander": state.commander,
             "mission": state.mission,
-            "squad_size": None if state.mission is None else squad_size(state.players,
-                                                                       state.mission),
+            "squad_size": None
+            if state.mission is None
+            else squad_size(state.players, state.mission),
             "available_missions": list(self.available_missions(state))
-            if state.phase is Phase.PROPOSE else [],
+            if state.phase is Phase.PROPOSE
+            else [],
             "rejections": state.rejections,
             "missions": missions,
             "order": [r.mission for r in state.results],
@@ -310,7 +362,9 @@ class Resistance:
             "squad": list(state.squad),
             "voted": [s for s, v in enumerate(state.votes) if v is not None],
             "played": [s for s, c in enumerate(state.cards) if c is not None],
-            "last_vote": None if last_vote is None else {
+            "last_vote": None
+            if last_vote is None
+            else {
                 "mission": last_vote.mission,
                 "commander": last_vote.commander,
                 "squad": list(last_vote.squad),
@@ -369,4 +423,4 @@ T = TypeVar("T")
 
 
 def _replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
-    return (*values[:index], value, *values[index + 1:])
+    return (*values[:index], value, *values[index + 1 :])

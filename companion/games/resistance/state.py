@@ -52,11 +52,13 @@ class Options:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
         players = data.get("players")
         if not isinstance(players, int) or isinstance(players, bool):
-            raise IllegalAction("players_out_of_range", players=players, low=MIN_PLAYERS,
-                                high=MAX_PLAYERS)
+            raise IllegalAction(
+                "players_out_of_range", players=players, low=MIN_PLAYERS, high=MAX_PLAYERS
+            )
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise IllegalAction("players_out_of_range", players=players, low=MIN_PLAYERS,
-                                high=MAX_PLAYERS)
+            raise IllegalAction(
+                "players_out_of_range", players=players, low=MIN_PLAYERS, high=MAX_PLAYERS
+            )
         first = data.get("first_commander", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
             raise IllegalAction("no_such_seat", seat=first, players=players)
