@@ -783,3 +783,14 @@ def test_replaying_the_public_record_gives_the_same_public_view(targeting: bool)
         assert GAME.public_view(replayed) == GAME.public_view(state)
     assert GAME.outcome(state) is not None
     assert GAME.outcome(replayed) == GAME.outcome(state)
+
+
+def test_a_finished_mission_clears_the_rounds_rejections_even_when_it_ends_the_game() -> None:
+    state = new_game()
+    for _ in range(2):
+        state, _ = play_mission(state, fails=0)
+    state = reject(state)
+    assert state.rejections == 1
+    state, _ = play_mission(state, fails=0)
+    assert state.outcome is not None and state.outcome.winner == "colons"
+    assert state.rejections == 0

@@ -198,15 +198,37 @@ def test_console_speech_prints_to_stdout_by_default(capsys: pytest.CaptureFixtur
 
 
 def test_auto_falls_back_to_the_console_when_the_engine_does_not_start(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(voice.speech.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(voice.speech, "SOUND_CARDS", with_a_sound_card(tmp_path))
     monkeypatch.setattr(voice.speech, "Pyttsx3Speech", _unavailable)
 
     speech, warning = choose_speech("auto")
 
     assert isinstance(speech, ConsoleSpeech)
     assert warning is not None and "install espeak-ng" in warning
+
+
+def with_a_sound_card(folder: Path) -> Path:
+    cards = folder / "cards"
+    cards.write_text(" 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n")
+    return cards
+
+
+def test_auto_falls_back_to_the_console_without_a_sound_card(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(voice.speech.sys, "platform", "linux")
+    monkeypatch.setattr(voice.speech.shutil, "which", lambda name: f"/usr/bin/{name}")
+    cards = tmp_path / "cards"
+    cards.write_text("--- no soundcards ---\n")
+    monkeypatch.setattr(voice.speech, "SOUND_CARDS", cards)
+
+    speech, warning = choose_speech("auto")
+
+    assert isinstance(speech, ConsoleSpeech)
+    assert warning is not None and "no sound card" in warning
 
 
 def test_auto_falls_back_to_the_console_without_aplay(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -219,8 +241,11 @@ def test_auto_falls_back_to_the_console_without_aplay(monkeypatch: pytest.Monkey
     assert warning is not None and "aplay" in warning and "alsa-utils" in warning
 
 
-def test_asking_for_pyttsx3_raises_when_it_cannot_start(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_asking_for_pyttsx3_raises_when_it_cannot_start(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(voice.speech.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(voice.speech, "SOUND_CARDS", with_a_sound_card(tmp_path))
     monkeypatch.setattr(voice.speech, "Pyttsx3Speech", _unavailable)
 
     with pytest.raises(SpeechUnavailable, match="install espeak-ng"):
@@ -235,8 +260,11 @@ def test_asking_for_pyttsx3_raises_without_aplay(monkeypatch: pytest.MonkeyPatch
         choose_speech("pyttsx3")
 
 
-def test_auto_uses_espeak_ng_when_it_can_play(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_uses_espeak_ng_when_it_can_play(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(voice.speech.shutil, "which", lambda name: f"/usr/bin/{name}")
+    monkeypatch.setattr(voice.speech, "SOUND_CARDS", with_a_sound_card(tmp_path))
 
     speech, warning = choose_speech("auto")
 

@@ -7,6 +7,8 @@ engine (the narrator's worker). French or English voices are chosen by language,
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import shutil
 import sys
@@ -105,7 +107,8 @@ class Pyttsx3Speech:
         self._use(lang)
         self._engine.save_to_file(text, str(path))
         try:
-            self._engine.runAndWait()
+            with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to"
+                self._engine.runAndWait()
         finally:
             self._forget_save_file()
 
@@ -118,15 +121,32 @@ class Pyttsx3Speech:
             driver._save_file = None
 
 
+SOUND_CARDS = Path("/proc/asound/cards")
+
+
+def has_sound_card() -> bool:
+    """Whether ALSA sees any sound card (it lists "--- no soundcards ---" when it sees none)."""
+    try:
+        cards = SOUND_CARDS.read_text()
+    except OSError:
+        return False
+    return bool(cards.strip()) and "no soundcards" not in cards
+
+
 def choose_speech(preference: str = "auto", rate: int = 165) -> tuple[Speech, str | None]:
     """The engine to narrate with, and a warning to show once if speech is not available."""
     if preference == "console":
         return ConsoleSpeech(), None
     try:
-        if sys.platform.startswith("linux") and shutil.which("aplay") is None:
-            raise SpeechUnavailable(
-                "espeak-ng plays through aplay, which is missing: sudo apt install alsa-utils"
-            )
+        if sys.platform.startswith("linux"):
+            if shutil.which("aplay") is None:
+                raise SpeechUnavailable(
+                    "espeak-ng plays through aplay, which is missing: sudo apt install alsa-utils"
+                )
+            if not has_sound_card():
+                raise SpeechUnavailable(
+                    "no sound card was found: plug in a speaker (or a USB sound card) and restart"
+                )
         return Pyttsx3Speech(rate), None
     except SpeechUnavailable as exc:
         if preference == "pyttsx3":

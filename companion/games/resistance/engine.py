@@ -248,11 +248,12 @@ class Resistance:
                 },
             )
         )
-        after = dataclasses.replace(
+        after = dataclasses.replace(  # the round is over: its rejections no longer count
             state,
             results=(*state.results, result),
             cards=(None,) * state.players,
             squad=(),
+            rejections=0,
         )
         if after.successes >= WINNING_SCORE:
             return self._finish(after, Side.COLONS, Termination.THREE_SUCCESSES, events)
