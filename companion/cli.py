@@ -160,8 +160,22 @@ def _say(args: argparse.Namespace) -> int:
 
 
 def _check_config(args: argparse.Namespace) -> int:
+    from companion.config import Config
+
     config = _load_config(args.config)
-    print(config)
+    assert isinstance(config, Config)
+    names = ", ".join(config.seat_names) or "default names"
+    print(f"{args.config}: OK")
+    print(f"  language {config.language}; server {config.host}:{config.port}")
+    print(
+        f"  {config.seats} seats ({names}); {len(config.leds)} LEDs; "
+        f"debounce {config.bounce_ms} ms; pins: {config.pin_factory}"
+    )
+    print(
+        f"  voice: {config.speech}, {config.speech_rate} words/min; night pauses (s): "
+        + ", ".join(f"{k} {v:g}" for k, v in config.pauses.items())
+    )
+    print(f"  journal: {config.journal_path}")
     return 0
 
 

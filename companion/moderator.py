@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from companion.config import DEFAULT_PAUSES
-from companion.game import JSON, Action, AudienceKind, Event, Game, IllegalAction
+from companion.game import (
+    JSON,
+    Action,
+    AudienceKind,
+    Event,
+    Game,
+    IllegalAction,
+    action_from_json,
+)
 from companion.games import game_for
 from companion.games.resistance import controls as resistance_controls
 from companion.journal import GameEntry, Journal, JournalError
@@ -169,22 +177,13 @@ class Table:
         catalog = Catalog(lang, setup["names"])
         with self._lock:
             entry = self.journal.start_game(title, game.options_json(state), seed, setup)
-            self._running = _Running(entry, game, RULES[title](), state, catalog)
-            self._running.pending_input = self._running.rules.blank_input
             self._narration.clear()
             self._message = None
-            self._speak(
-                [
-                    catalog.text(
-                        "general.game_started", game=catalog.text(f"games.{title}"), players=players
-                    )
-                ]
+            started = catalog.text(
+                "general.game_started", game=catalog.text(f"games.{title}"), players=players
             )
-            if not self._running.rules.in_opening(state):
-                self._announce(self._running.rules.introduce(state))
-            self._refresh_lights()
-            self._publish()
-            self._begin_opening()
+            running = _Running(entry, game, RULES[title](), state, catalog)
+            self._take_over(running, started, introduce=True)
 
     def resume(self) -> bool:
         """Pick up the journal's last unfinished game, if any, replaying its actions."""
@@ -194,24 +193,28 @@ class Table:
         game = game_for(entry.title)
         state = game.new(entry.options, entry.seed)
         actions = self.journal.actions(entry.id)
-        from companion.game import action_from_json
-
         for data in actions:
             state, _ = game.apply(state, action_from_json(game.actions, data))
         catalog = Catalog(
             entry.setup.get("language", self.default_language), entry.setup.get("names", ())
         )
+        resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
         with self._lock:
             running = _Running(entry, game, RULES[entry.title](), state, catalog, len(actions))
-            running.pending_input = running.rules.blank_input
-            self._running = running
-            self._speak(
-                [catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))]
-            )
-            self._refresh_lights()
-            self._publish()
-            self._begin_opening()
+            self._take_over(running, resumed)
         return True
+
+    def _take_over(self, running: _Running, first_line: str, introduce: bool = False) -> None:
+        """Make ``running`` the table's game, say ``first_line``, then either its opening script
+        or (for a new game without one, if ``introduce``) its starting situation."""
+        running.pending_input = running.rules.blank_input
+        self._running = running
+        self._speak([first_line])
+        if introduce and not running.rules.in_opening(running.state):
+            self._announce(running.rules.introduce(running.state))
+        self._refresh_lights()
+        self._publish()
+        self._begin_opening()
 
     def _names(self, names: Sequence[str], players: int, lang: str) -> list[str]:
         given = [n.strip() for n in names if n.strip()]
@@ -282,7 +285,7 @@ class Table:
             if running is None:
                 return self._tell([Catalog(self.default_language).text("ignored.no_game")])
             result = running.rules.interpret(running.state, running.pending_input, press)
-            running.pending_input = result.nomination
+            running.pending_input = result.pending
             said = self._announce(list(result.feedback))
             if result.action is None:
                 self._publish()

@@ -43,7 +43,7 @@ def presses(
     out = []
     for seat, button in sequence:
         got = interpret(state, nomination, Press(seat, button))
-        nomination = got.nomination
+        nomination = got.pending
         out.append(got)
     return nomination, out
 
@@ -83,7 +83,7 @@ def drive(
     events: list[Event] = []
     for seat, button in sequence:
         got = interpret(state, nomination, Press(seat, button))
-        nomination = got.nomination
+        nomination = got.pending
         events.extend(got.feedback)
         if got.action is not None:
             state, more = GAME.apply(state, got.action)
@@ -96,38 +96,38 @@ def drive(
 
 def test_a_named_player_joins_the_squad_with_a() -> None:
     got = last(new_game(5), (3, A))
-    assert got.nomination.members == (3,)
+    assert got.pending.members == (3,)
     assert got.action is None
     assert feedback(got) == [("squad_member_in", {"seat": 3, "count": 1, "size": 2})]
 
 
 def test_a_named_player_steps_out_with_b() -> None:
     got = last(new_game(5), (3, A), (3, B))
-    assert got.nomination.members == ()
+    assert got.pending.members == ()
     assert feedback(got) == [("squad_member_out", {"seat": 3, "count": 0, "size": 2})]
 
 
 def test_b_from_a_player_not_named_is_ignored() -> None:
     got = last(new_game(5), (3, A), (4, B))
-    assert got.nomination.members == (3,)
+    assert got.pending.members == (3,)
     assert feedback(got) == ignored(4, "not_named")
 
 
 def test_a_second_a_from_a_named_player_is_ignored() -> None:
     got = last(new_game(5), (3, A), (3, A))
-    assert got.nomination.members == (3,)
+    assert got.pending.members == (3,)
     assert feedback(got) == ignored(3, "already_named")
 
 
 def test_the_commandant_may_name_themself() -> None:
     got = last(new_game(5, first_commander=2), (2, A))
-    assert got.nomination.members == (2,)
+    assert got.pending.members == (2,)
     assert got.action is None
 
 
 def test_the_squad_is_read_back_when_full() -> None:
     got = last(new_game(5, first_commander=2), (4, A), (1, A))
-    assert got.nomination.members == (1, 4)
+    assert got.pending.members == (1, 4)
     assert feedback(got) == [
         ("squad_member_in", {"seat": 1, "count": 2, "size": 2}),
         ("squad_read_back", {"commander": 2, "squad": [1, 4], "mission": 1}),
@@ -138,7 +138,7 @@ def test_the_commandant_confirms_the_full_squad_with_a() -> None:
     state = new_game(5, first_commander=2)
     got = last(state, (4, A), (1, A), (2, A))
     assert got.action == ProposeSquad(2, (1, 4), None)
-    assert got.nomination == Nomination()
+    assert got.pending == Nomination()
     state, _ = GAME.apply(state, got.action)
     assert (state.phase, state.squad) == (Phase.VOTE, (1, 4))
 
@@ -146,20 +146,20 @@ def test_the_commandant_confirms_the_full_squad_with_a() -> None:
 def test_the_commandant_clears_the_full_squad_with_b() -> None:
     got = last(new_game(5, first_commander=2), (4, A), (1, A), (2, B))
     assert got.action is None
-    assert got.nomination == Nomination()
+    assert got.pending == Nomination()
     assert feedback(got) == [("squad_cleared", {"commander": 2})]
 
 
 def test_an_extra_a_when_the_squad_is_full_is_ignored() -> None:
     got = last(new_game(5), (3, A), (4, A), (1, A))
-    assert got.nomination.members == (3, 4)
+    assert got.pending.members == (3, 4)
     assert got.action is None
     assert feedback(got) == ignored(1, "squad_full")
 
 
 def test_a_member_may_step_out_of_a_full_squad() -> None:
     got = last(new_game(5), (3, A), (4, A), (4, B), (1, A))
-    assert got.nomination.members == (1, 3)
+    assert got.pending.members == (1, 3)
     assert [kind for kind, _ in feedback(got)] == ["squad_member_in", "squad_read_back"]
 
 
@@ -244,7 +244,7 @@ def test_a_squad_member_press_plays_a_mission_card_and_gives_no_feedback(seat: i
 
 
 def offered(got: Interpretation) -> int | None:
-    return got.nomination.offered
+    return got.pending.offered
 
 
 def test_targeting_a_offers_the_available_missions_in_order_and_wraps() -> None:
@@ -258,13 +258,13 @@ def test_targeting_a_offers_the_available_missions_in_order_and_wraps() -> None:
 def test_targeting_b_takes_the_offered_mission() -> None:
     state = new_game(5, targeting=True)
     got = last(state, (0, A), (0, A), (0, B))
-    assert got.nomination == Nomination(mission=2)
+    assert got.pending == Nomination(mission=2)
     assert feedback(got) == [("mission_chosen", {"commander": 0, "mission": 2, "size": 3})]
 
 
 def test_targeting_b_before_any_offer_is_ignored() -> None:
     got = last(new_game(5, targeting=True), (0, B))
-    assert (got.nomination, feedback(got)) == (Nomination(), ignored(0, "offer_first"))
+    assert (got.pending, feedback(got)) == (Nomination(), ignored(0, "offer_first"))
 
 
 @pytest.mark.parametrize("button", [A, B])
@@ -273,7 +273,7 @@ def test_targeting_other_seats_are_ignored_while_the_mission_is_chosen(button: B
     nomination, _ = presses(state, (0, A))
     for seat in (1, 2, 3, 4):
         got = interpret(state, nomination, Press(seat, button))
-        assert got.nomination == nomination
+        assert got.pending == nomination
         assert feedback(got) == ignored(seat, "commander_chooses_mission")
 
 

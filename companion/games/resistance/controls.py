@@ -42,7 +42,9 @@ class Nomination:
 
 @dataclass(frozen=True)
 class Interpretation:
-    nomination: Nomination
+    """What a press means: the tentative squad after it, and an action and words, if any."""
+
+    pending: Nomination
     action: Action | None = None
     feedback: tuple[Event, ...] = ()
 
