@@ -38,7 +38,15 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check-config", help="check a config file and print what it sets")
     check.add_argument("config", type=Path)
 
-    args = parser.parse_args(argv)
+    args_list = sys.argv[1:] if argv is None else argv
+    if args_list[:1] == ["oraklos"]:
+        from companion.games.oraklos.cli import add_parser
+
+        add_parser(sub)
+    else:  # importing the games loads every engine: not worth it for other commands
+        sub.add_parser("oraklos", help="Oraklos referee: true predictions in a throw")
+
+    args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 0
@@ -48,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         "export": _export,
         "say": _say,
         "check-config": _check_config,
+        "oraklos": _oraklos,
     }[args.command]
     return handler(args)
 
@@ -157,6 +166,12 @@ def _say(args: argparse.Namespace) -> int:
         print(f"companion say: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _oraklos(args: argparse.Namespace) -> int:
+    from companion.games.oraklos.cli import run
+
+    return run(args)
 
 
 def _check_config(args: argparse.Namespace) -> int:

@@ -83,9 +83,10 @@ class Event:
 class Action:
     """Base of every action: a frozen dataclass with a ``kind`` and a JSON form.
 
-    Subclasses are ``@dataclass(frozen=True)`` with fields of type int, bool, str, an enum,
-    ``int | None`` or ``tuple[int, ...]``; ``from_json`` checks each field's type so that a
-    malformed record line is refused with a reason instead of failing later.
+    Subclasses are ``@dataclass(frozen=True)`` with fields of type int, float, bool, str, an
+    enum, a value object with ``to_json()`` and a static ``from_json(data, index)`` (raising
+    ValueError), ``X | None`` or ``tuple[X, ...]``; ``action_from_json`` checks each field so
+    that a malformed record line is refused with a reason instead of failing later.
     """
 
     kind: ClassVar[str]
@@ -93,13 +94,18 @@ class Action:
     def to_json(self) -> JSON:
         out: JSON = {"kind": self.kind}
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if isinstance(value, enum.Enum):
-                value = value.value
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
+            out[f.name] = _to_json(getattr(self, f.name))
         return out
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return value
 
 
 A = TypeVar("A", bound=Action)
@@ -128,7 +134,7 @@ def action_from_json(kinds: Mapping[str, type[Action]], data: Any) -> Action:
     return cls(**values)
 
 
-def _coerce(kind: str, name: str, hint: Any, value: Any) -> Any:
+def _coerce(kind: str, name: str, hint: Any, value: Any, index: int = 0) -> Any:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         options = typing.get_args(hint)
@@ -140,7 +146,12 @@ def _coerce(kind: str, name: str, hint: Any, value: Any) -> Any:
         (item, _ellipsis) = typing.get_args(hint)
         if not isinstance(value, list):
             raise MalformedAction(f"{kind}: {name} must be a list")
-        return tuple(_coerce(kind, name, item, v) for v in value)
+        return tuple(_coerce(kind, name, item, v, i) for i, v in enumerate(value))
+    if isinstance(hint, type) and hasattr(hint, "from_json"):
+        try:
+            return hint.from_json(value, index)
+        except ValueError as exc:
+            raise MalformedAction(f"{kind}: {name}: {exc}") from None
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         try:
             return hint(value)
@@ -155,6 +166,10 @@ def _coerce(kind: str, name: str, hint: Any, value: Any) -> Any:
         if not isinstance(value, int) or isinstance(value, bool):
             raise MalformedAction(f"{kind}: {name} must be a whole number")
         return value
+    if hint is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise MalformedAction(f"{kind}: {name} must be a number")
+        return float(value)
     if hint is str:
         if not isinstance(value, str):
             raise MalformedAction(f"{kind}: {name} must be a string")

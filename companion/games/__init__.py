@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from companion.game import Game
+from companion.games.oraklos.engine import Oraklos
 from companion.games.resistance import Resistance
 
-GAMES: dict[str, Game[Any]] = {Resistance.title: Resistance()}
+GAMES: dict[str, Game[Any]] = {Resistance.title: Resistance(), Oraklos.title: Oraklos()}
 
 
 def game_for(title: str) -> Game[Any]:

@@ -2,7 +2,8 @@
 
 Placeholders: ``{name}`` is replaced by the parameter's text; ``{n|one|many}`` picks a word by
 the count ``n`` (one for 0 and 1 in French, for exactly 1 in English). Seats and lists of seats
-are turned into names before they reach a template (see ``Catalog.text``).
+are turned into names, and colours (``color``, ``*_color``, lists of colours) into the
+language's words, before they reach a template (see ``Catalog._word``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Any
 from companion.game import IllegalAction
 
 LANGUAGES = ("en", "fr")
-SEAT_PARAMS = frozenset({"seat", "commander"})
+SEAT_PARAMS = frozenset({"seat", "commander", "turn", "claimant"})
+COLOR_LIST_PARAMS = frozenset({"order", "card_colors", "colors"})
 SEAT_LIST_PARAMS = frozenset({"squad"})
 _PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
 
@@ -91,6 +93,10 @@ class Catalog:
     def _word(self, key: str, value: Any) -> str:
         if key in SEAT_PARAMS and isinstance(value, int):
             return self.name(value)
+        if (key == "color" or key.endswith("_color")) and self.has(f"colors.{value}"):
+            return self.text(f"colors.{value}")
+        if key in COLOR_LIST_PARAMS and isinstance(value, (list, tuple)):
+            return self.join([self._word("color", v) for v in value])
         if key in SEAT_LIST_PARAMS and isinstance(value, (list, tuple)):
             return self.join([self.name(s) for s in value])
         if isinstance(value, (list, tuple)):
