@@ -45,6 +45,12 @@ def main(argv: list[str] | None = None) -> int:
         add_parser(sub)
     else:  # importing the games loads every engine: not worth it for other commands
         sub.add_parser("oraklos", help="Oraklos referee: true predictions in a throw")
+    if args_list[:1] == ["vision"]:
+        from vision.cli import add_parser as add_vision_parser
+
+        add_vision_parser(sub)
+    else:  # OpenCV takes a while to import: only for the camera's commands
+        sub.add_parser("vision", help="the overhead camera: read dice, tessons, calibrate")
 
     args = parser.parse_args(args_list)
     if args.command is None:
@@ -57,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         "say": _say,
         "check-config": _check_config,
         "oraklos": _oraklos,
+        "vision": _vision,
     }[args.command]
     return handler(args)
 
@@ -174,6 +181,12 @@ def _oraklos(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _vision(args: argparse.Namespace) -> int:
+    from vision.cli import run
+
+    return run(args)
+
+
 def _check_config(args: argparse.Namespace) -> int:
     from companion.config import Config
 
@@ -189,6 +202,12 @@ def _check_config(args: argparse.Namespace) -> int:
     print(
         f"  voice: {config.speech}, {config.speech_rate} words/min; night pauses (s): "
         + ", ".join(f"{k} {v:g}" for k, v in config.pauses.items())
+    )
+    camera = config.camera
+    calibration = camera.calibration or "none (readings in pixels)"
+    print(
+        f"  camera: {camera.source}, {camera.width}×{camera.height}; calibration: {calibration}; "
+        f"settled after {camera.settle_frames} still frames"
     )
     print(f"  journal: {config.journal_path}")
     return 0

@@ -31,6 +31,9 @@ SPEECH_ENGINES = ("auto", "pyttsx3", "console")
 LANGUAGES = ("en", "fr")
 GPIO_PINS = range(2, 28)
 DEFAULT_DATA_DIR = Path("~/.local/share/tabletop-companion").expanduser()
+CAMERA_KEYWORDS = ("auto", "picamera")
+CAMERA_SIZES = range(160, 4097)
+SETTLE_FRAMES = range(1, 301)
 
 SCHEMA: dict[str, Any] = {
     "language": str,
@@ -40,6 +43,13 @@ SCHEMA: dict[str, Any] = {
     "buttons": {"pairs": list, "leds": list, "bounce_ms": int, "pin_factory": str},
     "voice": {"engine": str, "rate": int},
     "narration": {"pauses": {k: float for k in DEFAULT_PAUSES}},
+    "camera": {
+        "source": str,
+        "width": int,
+        "height": int,
+        "calibration": str,
+        "settle_frames": int,
+    },
 }
 
 
@@ -50,6 +60,19 @@ class ConfigError(ValueError):
         where = ", ".join([str(path)] * (path is not None) + [f"line {line}"] * (line is not None))
         super().__init__(f"{where}: {message}" if where else message)
         self.line = line
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """``[camera]``: where frames come from, their size, the table calibration, and how many
+    still frames make a settled throw. ``source`` is "auto", "picamera", "device:N" or a path
+    (made absolute, relative to the config file)."""
+
+    source: str = "auto"
+    width: int = 1280
+    height: int = 720
+    calibration: Path | None = None
+    settle_frames: int = 8
 
 
 @dataclass(frozen=True)
@@ -67,6 +90,7 @@ class Config:
     speech_rate: int = 165
     pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
     source: Path | None = None
+    camera: CameraConfig = CameraConfig()
 
     @property
     def seats(self) -> int:
@@ -162,7 +186,48 @@ def parse(text: str, path: Path | None = None) -> Config:
         speech_rate=voice.get("rate", 165),
         pauses=pauses,
         source=path,
+        camera=_camera(data.get("camera", {}), path, where),
     )
+
+
+def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> CameraConfig:
+    base = path.parent if path is not None else Path.cwd()
+    source = table.get("source", "auto").strip()
+    if source.startswith("device:"):
+        if not source.removeprefix("device:").isdigit():
+            raise where.error(
+                ("camera", "source"), 'a camera device is "device:" and a number, e.g. "device:0"'
+            )
+    elif source not in CAMERA_KEYWORDS:
+        found = Path(source).expanduser()
+        if not found.is_absolute():
+            found = base / found
+        if not source or not found.exists():
+            raise where.error(
+                ("camera", "source"),
+                f'camera source {source!r} is no file or folder: use "auto", "picamera", '
+                '"device:0", a folder of images or an image file',
+            )
+        source = str(found)
+    sizes: dict[str, int] = {}
+    for key, default in (("width", 1280), ("height", 720)):
+        sizes[key] = table.get(key, default)
+        if sizes[key] not in CAMERA_SIZES:
+            raise where.error(("camera", key), f"{key} must be 160 to 4096 pixels")
+    settle = table.get("settle_frames", 8)
+    if settle not in SETTLE_FRAMES:
+        raise where.error(("camera", "settle_frames"), "settle_frames must be 1 to 300 frames")
+    calibration = None
+    if "calibration" in table:
+        if not table["calibration"].strip():
+            raise where.error(
+                ("camera", "calibration"),
+                "calibration must name a file from `companion vision calibrate`, or be left out",
+            )
+        calibration = Path(table["calibration"]).expanduser()
+        if not calibration.is_absolute():
+            calibration = base / calibration
+    return CameraConfig(source, sizes["width"], sizes["height"], calibration, settle)
 
 
 def _check_keys(

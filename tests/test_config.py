@@ -108,3 +108,66 @@ def test_serve_with_a_wrong_config_stops_with_the_message_and_status_2(tmp_path:
     )
     assert result.returncode == 2
     assert f"{path}, line 2: pin 17 is used twice" in result.stderr
+
+
+# --- [camera] ---------------------------------------------------------------------------------
+
+
+def test_the_camera_defaults_are_documented() -> None:
+    camera = load(None).camera
+    assert (camera.source, camera.width, camera.height) == ("auto", 1280, 720)
+    assert camera.calibration is None
+    assert camera.settle_frames == 8
+
+
+def test_camera_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "frames").mkdir()
+    path = tmp_path / "c.toml"
+    path.write_text(
+        '[camera]\nsource = "frames"\ncalibration = "calibration.json"\nsettle_frames = 12\n'
+    )
+    camera = load(path).camera
+    assert camera.source == str(tmp_path / "frames")
+    assert camera.calibration == tmp_path / "calibration.json"
+    assert camera.settle_frames == 12
+
+
+@pytest.mark.parametrize("source", ["auto", "picamera", "device:0", "device:12"])
+def test_camera_sources_that_need_no_file(source: str) -> None:
+    assert parse(f'[camera]\nsource = "{source}"\n').camera.source == source
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "hint"),
+    [
+        ('[camera]\nwidth = 1280\nsource = "picamra"\n', 3, "'picamra' is no file or folder"),
+        ('[camera]\nsource = "device:usb"\n', 2, 'e.g. "device:0"'),
+        ("[camera]\nwidth = 100\n", 2, "width must be 160 to 4096 pixels"),
+        ('\n[camera]\nheight = "720"\n', 3, "camera.height must be a whole number"),
+        ("[camera]\nsettle_frames = 0\n", 2, "settle_frames must be 1 to 300 frames"),
+        ('[camera]\ncalibration = " "\n', 2, "calibration must name a file"),
+        ("[camera]\nfps = 30\n", 2, "unknown key 'camera.fps'"),
+        ('camera = "auto"\n', 1, "camera must be a table [camera]"),
+    ],
+)
+def test_a_wrong_camera_value_is_refused_with_the_fix(text: str, line: int, hint: str) -> None:
+    error = refusal(text)
+    assert error.line == line
+    assert hint in str(error)
+
+
+def test_check_config_shows_the_camera() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "companion.cli",
+            "check-config",
+            str(ROOT / "companion.example.toml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "camera: auto, 1280×720; calibration: none (readings in pixels)" in result.stdout

@@ -1,5 +1,11 @@
-"""The overhead camera (OpenCV): reading thrown dice and revealed tessons.
+"""The overhead camera (OpenCV): what lies where on the table.
 
-Empty for now: the camera arrives with Oraklos and Ostrakon (see the project's issues). Like
-every adapter it will know no rules: it reports what lies where on the table.
+- ``sources``: frames from picamera2, ``cv2.VideoCapture`` or image files;
+- ``calibration``: ArUco markers at the play area's corners map pixels to millimetres;
+- ``settle``: says when a throw has stopped moving, so readings are taken on still frames;
+- ``pips`` (ordinary dice), ``cubes`` (Oraklos), ``tessons`` + ``seats`` (Ostrakon): readers,
+  each reading with a confidence, low ones flagged for a person to confirm;
+- ``synthetic``: generated scenes with exact ground truth, to measure the readers.
+
+Like every adapter it knows no rules: it reports what it sees; the engines decide what it means.
 """

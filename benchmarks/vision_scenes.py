@@ -1,0 +1,273 @@
+"""Measure the cube and tesson readers on seeded synthetic scenes, per hard-case family.
+
+    python benchmarks/vision_scenes.py [--scenes 40] [--family wood] [--timing 30]
+
+Each family renders ``--scenes`` seeded 1280x720 frames with ``vision.synthetic`` and compares
+what ``read_cubes`` / ``read_tessons`` report with the exact ground truth: a reading matches
+the nearest true die (tesson) whose centre is within half a die size (a tesson's radius).
+Prints Markdown tables: recall, precision, colour / hole / side / seat accuracy over the
+matched ones, centre error (median and 95th percentile, pixels and share of the die size),
+how many readings were flagged for a person to confirm, and how many were wrong *without*
+being flagged (the silent errors), then the median time of one read per frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision.cubes import read_cubes  # noqa: E402
+from vision.readings import DieReading, TessonReading  # noqa: E402
+from vision.synthetic import Scene, cube_scene, tesson_scene  # noqa: E402
+from vision.tessons import read_tessons  # noqa: E402
+
+CUBE_FAMILIES: dict[str, dict[str, Any]] = {
+    "even light, felt": {"noise": 2.0},
+    "uneven light + shadows": {"light": "uneven", "shadows": True, "noise": 2.0},
+    "spot light + shadows": {"light": "spot", "shadows": True, "noise": 2.0},
+    "tilt 10°": {"tilt": 10.0, "shadows": True, "noise": 2.0},
+    "blur 1.5 + noise 6": {"blur": 1.5, "noise": 6.0},
+    "touching": {"touching": True, "noise": 2.0},
+    "rotated ~45°, touching": {"angles": (30.0, 60.0), "touching": True, "noise": 2.0},
+    "black + holes, dark table": {
+        "table": "dark",
+        "holes": 0.5,
+        "colors": ["black"] * 8 + ["red", "yellow", "blue"] * 2,
+        "shadows": True,
+        "noise": 3.0,
+    },
+    "wood, uneven + shadows": {"table": "wood", "light": "uneven", "shadows": True, "noise": 2.0},
+    "photo floor (real)": {"table": "photo", "shadows": True},
+    "all at once": {
+        "table": "wood",
+        "tilt": 10.0,
+        "light": "spot",
+        "shadows": True,
+        "blur": 1.0,
+        "noise": 4.0,
+        "touching": True,
+    },
+}
+
+TESSON_FAMILIES: dict[str, dict[str, Any]] = {
+    "felt, even": {"noise": 2.0},
+    "uneven + shadows": {"light": "uneven", "shadows": True, "noise": 2.0},
+    "tilt 10°": {"tilt": 10.0, "noise": 2.0},
+    "blur + noise": {"blur": 1.5, "noise": 6.0},
+    "dark table": {"table": "dark", "shadows": True, "noise": 3.0},
+    "wood + cubes about": {"table": "wood", "shadows": True, "dice": 4, "noise": 2.0},
+    "photo floor (real)": {"table": "photo", "shadows": True},
+    "12 seats, strays": {"strays": 2, "noise": 2.0},
+}
+
+
+@dataclass
+class Tally:
+    truth: int = 0
+    found: int = 0
+    matched: int = 0
+    right_kind: int = 0
+    right_hole: int = 0
+    right_seat: int = 0
+    flagged: int = 0
+    silent: int = 0
+    errors: list[float] = field(default_factory=list)
+    shares: list[float] = field(default_factory=list)
+    angle_errors: list[float] = field(default_factory=list)
+
+    def row(self, name: str, extra: str) -> str:
+        m = max(1, self.matched)
+        errors = sorted(self.errors) or [0.0]
+        shares = sorted(self.shares) or [0.0]
+        p95 = errors[min(len(errors) - 1, int(0.95 * len(errors)))]
+        return (
+            f"| {name} | {100 * self.matched / max(1, self.truth):.1f}% "
+            f"| {100 * self.matched / max(1, self.found):.1f}% "
+            f"| {100 * self.right_kind / m:.1f}% | {extra} "
+            f"| {statistics.median(errors):.2f} / {p95:.2f} px "
+            f"({100 * statistics.median(shares):.1f}%) "
+            f"| {100 * self.flagged / max(1, self.found):.1f}% | {self.silent} |"
+        )
+
+
+def _match(truth: list[Any], read: list[Any], radius: Callable[[Any], float]) -> list[tuple]:
+    pairs = []
+    used: set[int] = set()
+    for t in truth:
+        best, best_d = None, math.inf
+        for j, r in enumerate(read):
+            if j in used:
+                continue
+            d = math.hypot(r.x - t.x, r.y - t.y)
+            if d < best_d:
+                best, best_d = j, d
+        if best is not None and best_d <= radius(t):
+            used.add(best)
+            pairs.append((t, read[best], best_d))
+    return pairs
+
+
+def _angle_error(a: float, b: float) -> float:
+    d = (a - b) % 90.0
+    return min(d, 90.0 - d)
+
+
+def evaluate_cubes(scenes: list[Scene], read: list[list[DieReading]]) -> Tally:
+    tally = Tally()
+    for scene, found in zip(scenes, read, strict=True):
+        tally.truth += len(scene.dice)
+        tally.found += len(found)
+        tally.flagged += sum(r.flagged for r in found)
+        pairs = _match(list(scene.dice), found, lambda t: t.size / 2)
+        matched = {id(r) for _, r, _ in pairs}
+        tally.silent += sum(1 for r in found if id(r) not in matched and not r.flagged)
+        for t, r, d in pairs:
+            tally.matched += 1
+            tally.right_kind += r.color == t.color
+            tally.right_hole += r.hole == t.hole
+            if (r.color != t.color or r.hole != t.hole) and not r.flagged:
+                tally.silent += 1
+            tally.errors.append(d)
+            tally.shares.append(d / t.size)
+            tally.angle_errors.append(_angle_error(r.angle, t.angle))
+    return tally
+
+
+def evaluate_tessons(scenes: list[Scene], read: list[list[TessonReading]]) -> Tally:
+    tally = Tally()
+    for scene, found in zip(scenes, read, strict=True):
+        tally.truth += len(scene.tessons)
+        tally.found += len(found)
+        tally.flagged += sum(r.flagged for r in found)
+        pairs = _match(list(scene.tessons), found, lambda t: 20.0)
+        matched = {id(r) for _, r, _ in pairs}
+        tally.silent += sum(1 for r in found if id(r) not in matched and not r.flagged)
+        for t, r, d in pairs:
+            tally.matched += 1
+            tally.right_kind += r.side == t.side
+            tally.right_seat += r.seat == t.seat
+            if (r.side != t.side or r.seat != t.seat) and not r.flagged:
+                tally.silent += 1
+            tally.errors.append(d)
+            tally.shares.append(d / 30.0)
+    return tally
+
+
+def _median_ms(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def write_images(folder: Path) -> None:
+    """docs/images/cubes-annotated.png and tessons-annotated.png: hard scenes, read, annotated."""
+    import cv2
+
+    from vision.cubes import annotate_cubes
+    from vision.tessons import annotate_tessons
+
+    cubes = cube_scene(
+        5,
+        20,
+        table="wood",
+        tilt=10.0,
+        light="spot",
+        shadows=True,
+        blur=1.0,
+        noise=4.0,
+        touching=True,
+        holes=0.4,
+    )
+    cv2.imwrite(
+        str(folder / "cubes-annotated.png"), annotate_cubes(cubes.image, read_cubes(cubes.image))
+    )
+    tessons = tesson_scene(
+        3, 7, table="wood", light="uneven", shadows=True, dice=3, strays=1, tilt=8.0, noise=3.0
+    )
+    cv2.imwrite(
+        str(folder / "tessons-annotated.png"),
+        annotate_tessons(tessons.image, read_tessons(tessons.image, tessons.seats), tessons.seats),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=40, help="scenes per family")
+    parser.add_argument("--family", default="", help="only families whose name holds this")
+    parser.add_argument("--timing", type=int, default=30, help="reads timed per reader")
+    parser.add_argument("--skip-tessons", action="store_true")
+    parser.add_argument("--skip-cubes", action="store_true")
+    parser.add_argument(
+        "--images", metavar="DIR", help="only write the annotated doc images into DIR"
+    )
+    args = parser.parse_args(argv)
+    if args.images:
+        write_images(Path(args.images))
+        return 0
+    print(
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; {args.scenes} scenes per family, 1280x720\n"
+    )
+    if not args.skip_cubes:
+        print(
+            "| cubes: family | recall | precision | colour | hole | angle err (median) "
+            "| centre err median / p95 (share of size) | flagged | silent errors |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
+        for name, knobs in CUBE_FAMILIES.items():
+            if args.family not in name:
+                continue
+            scenes = [cube_scene(1000 + i, **knobs) for i in range(args.scenes)]
+            found = [read_cubes(s.image) for s in scenes]
+            tally = evaluate_cubes(scenes, found)
+            angle = statistics.median(tally.angle_errors or [0.0])
+            hole = 100 * tally.right_hole / max(1, tally.matched)
+            print(tally.row(name, f"{hole:.1f}% | {angle:.1f}°"))
+        print()
+    if not args.skip_tessons:
+        print(
+            "| tessons: family | recall | precision | side | seat "
+            "| centre err median / p95 (share of 30 px) | flagged | silent errors |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
+        for name, knobs in TESSON_FAMILIES.items():
+            if args.family not in name:
+                continue
+            seats = 12 if name.startswith("12") else 6
+            scenes = [tesson_scene(2000 + i, seats, **knobs) for i in range(args.scenes)]
+            found = [read_tessons(s.image, s.seats) for s in scenes]
+            tally = evaluate_tessons(scenes, found)
+            seat = 100 * tally.right_seat / max(1, tally.matched)
+            print(tally.row(name, f"{seat:.1f}%"))
+        print()
+    if args.timing:
+        cube = cube_scene(7, shadows=True, light="uneven", noise=2.0)
+        tesson = tesson_scene(7, shadows=True, noise=2.0)
+        read_cubes(cube.image)
+        read_tessons(tesson.image, tesson.seats)
+        cube_ms = _median_ms(lambda: read_cubes(cube.image), args.timing)
+        tesson_ms = _median_ms(lambda: read_tessons(tesson.image, tesson.seats), args.timing)
+        print("| reader | median per 1280x720 frame |")
+        print("|---|---|")
+        print(f"| read_cubes (16 cubes) | {cube_ms:.1f} ms |")
+        print(f"| read_tessons (6 seats) | {tesson_ms:.1f} ms |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,766 @@
+"""Synthetic overhead scenes with exact ground truth: Oraklos cubes and Ostrakon tessons.
+
+There are no public photos of Oraklos cubes or Ostrakon tessons, so the readers are measured on
+scenes rendered here, with every hard case the real table brings as a knob (docs/vision/
+scenes.md). The renderer is a small 3D one: a pinhole camera at ``DISTANCE`` mm above the table
+centre, optionally tilted; each cube is a real box of side ``SIZE`` mm whose visible side faces
+and top face are projected and painted (far objects first), with darker rounded edges, a hole
+drawn as a round dark well with its inner wall, soft cast shadows and contact shadows; then
+light, blur and noise. Rendering is supersampled (``SUPERSAMPLE``) and averaged down, so edges
+are anti-aliased like a camera's.
+
+Ground truth is the projection of each top face: centre = projected centre of the top face,
+size = square root of the projected face's area, angle = mean direction of its edges (degrees,
+clockwise on screen, in [0, 90)), all in pixels of the returned image.
+
+Photo-like backgrounds (``table="photo"``) are crops of the real dice photos in
+``/work/shared/data/dice-photos`` (BSD 3-Clause, Nell Byler): the grey tray floor, with the
+labelled dice painted out (``cv2.inpaint``), upscaled, so real texture, real light fall-off and
+real JPEG/sensor noise are under the rendered cubes. Without the photos that table is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.readings import DieReading, TessonReading
+from vision.seats import SeatMap
+
+COLORS = ("red", "yellow", "blue", "black")
+SIZE = 16.0
+"""Side of an Oraklos cube, mm."""
+DISTANCE = 700.0
+"""Camera to table centre, mm."""
+SUPERSAMPLE = 2
+HOLE_RADIUS = 0.19
+"""Radius of the hole, as a share of the side."""
+
+# Colours in display BGR (0-255) under the reference light.
+ALBEDO = {
+    "red": (48, 42, 196),
+    "yellow": (42, 196, 222),
+    "blue": (160, 88, 34),
+    "black": (54, 52, 50),
+}
+FELT = (58, 112, 44)
+DARK = (42, 39, 38)
+WOOD_LIGHT = (92, 142, 188)
+WOOD_DARK = (52, 92, 140)
+WHITE_TESSON = (222, 226, 228)
+BLACK_TESSON = (30, 30, 32)
+
+TABLES = ("felt", "wood", "dark", "photo")
+LIGHTS = ("even", "uneven", "spot")
+PHOTOS = Path(os.environ.get("DICE_PHOTOS", "/work/shared/data/dice-photos"))
+
+
+@dataclass(frozen=True)
+class Scene:
+    """A rendered frame and what lies on it, in pixels of the frame (confidence 1.0)."""
+
+    image: np.ndarray
+    dice: tuple[DieReading, ...] = ()
+    tessons: tuple[TessonReading, ...] = ()
+    seats: SeatMap | None = None
+
+
+@dataclass(frozen=True)
+class Camera:
+    """A pinhole camera looking at the table centre from ``distance`` mm, tilted by ``tilt``
+    degrees towards the top of the frame. World: x right, y towards the bottom of the frame,
+    z up, mm, origin at the table centre."""
+
+    width: int
+    height: int
+    focal: float
+    distance: float
+    tilt: float
+
+    @property
+    def position(self) -> np.ndarray:
+        t = math.radians(self.tilt)
+        return np.array([0.0, -self.distance * math.sin(t), self.distance * math.cos(t)])
+
+    def project(self, points: np.ndarray) -> np.ndarray:
+        """(N, 3) world points to (N, 2) pixels."""
+        t = math.radians(self.tilt)
+        forward = np.array([0.0, math.sin(t), -math.cos(t)])
+        down = np.array([0.0, math.cos(t), math.sin(t)])
+        rel = np.asarray(points, dtype=np.float64).reshape(-1, 3) - self.position
+        depth = rel @ forward
+        u = self.width / 2 + self.focal * rel[:, 0] / depth
+        v = self.height / 2 + self.focal * (rel @ down) / depth
+        return np.stack([u, v], axis=1)
+
+    def table_homography(self) -> np.ndarray:
+        """Table plane (x, y mm) to pixels."""
+        src = np.array([[-100, -100], [100, -100], [100, 100], [-100, 100]], dtype=np.float64)
+        dst = self.project(np.c_[src, np.zeros(4)])
+        return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+
+    def to_table(self, pixels: np.ndarray) -> np.ndarray:
+        inverse = np.linalg.inv(self.table_homography())
+        pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, inverse).reshape(-1, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Placement
+
+
+@dataclass(frozen=True)
+class _Cube:
+    x: float
+    y: float
+    angle: float
+    color: str
+    hole: bool
+    albedo: tuple[float, float, float]
+
+    def square(self, grow: float = 0.0) -> np.ndarray:
+        half = SIZE / 2 + grow
+        c, s = math.cos(math.radians(self.angle)), math.sin(math.radians(self.angle))
+        return np.array(
+            [
+                (self.x + dx * c - dy * s, self.y + dx * s + dy * c)
+                for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))
+            ]
+        )
+
+
+def _overlap(a: np.ndarray, b: np.ndarray, tolerance: float = 1e-6) -> bool:
+    """Whether two convex polygons overlap by more than ``tolerance`` (separating axes)."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            edge = poly[(i + 1) % len(poly)] - poly[i]
+            axis = np.array([-edge[1], edge[0]]) / (np.hypot(*edge) or 1.0)
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() + tolerance or pb.max() <= pa.min() + tolerance:
+                return False
+    return True
+
+
+def _mix(rng: np.random.Generator, count: int, colors: Sequence[str] | None) -> list[str]:
+    if colors is not None:
+        for color in colors:
+            if color not in COLORS:
+                raise ValueError(f"colour {color!r} is not one of {', '.join(COLORS)}")
+        return list(colors)
+    mix = [COLORS[i % 4] for i in range(count)]
+    rng.shuffle(mix)
+    return mix
+
+
+def _jitter_albedo(rng: np.random.Generator, color: str) -> tuple[float, float, float]:
+    base = np.array(ALBEDO[color], dtype=np.float64)
+    gain = rng.uniform(0.9, 1.08)
+    tint = rng.normal(0, 0.03, 3)
+    out = np.clip(base * gain * (1 + tint), 0, 255)
+    return (float(out[0]), float(out[1]), float(out[2]))
+
+
+def _place(
+    rng: np.random.Generator,
+    camera: Camera,
+    colors: list[str],
+    holes: float,
+    touching: bool,
+    angles: tuple[float, float],
+    margin_px: float,
+) -> list[_Cube]:
+    corners = np.array(
+        [
+            [margin_px, margin_px],
+            [camera.width - margin_px, margin_px],
+            [camera.width - margin_px, camera.height - margin_px],
+            [margin_px, camera.height - margin_px],
+        ]
+    )
+    table = camera.to_table(corners)
+    lo, hi = table.min(axis=0), table.max(axis=0)
+    cubes: list[_Cube] = []
+    for color in colors:
+        for _attempt in range(400):
+            angle = float(rng.uniform(*angles)) % 90.0
+            if touching and cubes and rng.random() < 0.6:
+                partner = cubes[int(rng.integers(len(cubes)))]
+                if rng.random() < 0.6:
+                    angle = partner.angle
+                face = int(rng.integers(4))
+                normal_angle = math.radians(partner.angle + 90 * face)
+                n = np.array([math.cos(normal_angle), math.sin(normal_angle)])
+                t = np.array([-n[1], n[0]])
+                delta = math.radians(angle - partner.angle)
+                reach = SIZE / 2 * (abs(math.cos(delta)) + abs(math.sin(delta)))
+                slide = rng.uniform(-0.55, 0.55) * SIZE
+                gap = rng.uniform(0.0, 0.05)
+                centre = np.array([partner.x, partner.y]) + n * (SIZE / 2 + reach + gap) + t * slide
+                x, y = float(centre[0]), float(centre[1])
+            else:
+                x, y = float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1]))
+            cube = _Cube(x, y, angle, color, bool(rng.random() < holes), _jitter_albedo(rng, color))
+            pts = camera.project(np.c_[cube.square(), np.full(4, SIZE)])
+            base = camera.project(np.c_[cube.square(), np.zeros(4)])
+            allp = np.vstack([pts, base])
+            if (
+                allp[:, 0].min() < margin_px
+                or allp[:, 1].min() < margin_px
+                or allp[:, 0].max() > camera.width - margin_px
+                or allp[:, 1].max() > camera.height - margin_px
+            ):
+                continue
+            # Apart (a clear gap) unless placed touching: then only no overlap.
+            spacing = 0.0 if touching else SIZE * 0.25
+            square = cube.square(spacing / 2)
+            if any(_overlap(square, other.square(spacing / 2)) for other in cubes):
+                continue
+            cubes.append(cube)
+            break
+        else:
+            raise ValueError(f"cannot place {len(colors)} dice on this table without overlap")
+    return cubes
+
+
+# ---------------------------------------------------------------------------------------------
+# Painting
+
+
+def _fill(canvas: np.ndarray, pts: np.ndarray, color: Sequence[float]) -> None:
+    fixed = np.round(pts * SUPERSAMPLE * 16).astype(np.int32)
+    cv2.fillPoly(canvas, [fixed], tuple(float(c) for c in color), cv2.LINE_8, 4)
+
+
+def _outline(canvas: np.ndarray, pts: np.ndarray, color: Sequence[float], thickness: float) -> None:
+    fixed = np.round(pts * SUPERSAMPLE * 16).astype(np.int32)
+    cv2.polylines(
+        canvas,
+        [fixed],
+        True,
+        tuple(float(c) for c in color),
+        max(1, round(thickness * SUPERSAMPLE)),
+        cv2.LINE_8,
+        4,
+    )
+
+
+def _circle3d(cx: float, cy: float, z: float, radius: float, n: int = 40) -> np.ndarray:
+    t = np.linspace(0, 2 * math.pi, n, endpoint=False)
+    return np.c_[cx + radius * np.cos(t), cy + radius * np.sin(t), np.full(n, z)]
+
+
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+    """Smooth random field, zero mean, unit-ish amplitude, features about ``scale`` pixels."""
+    small = (max(2, int(shape[0] / scale) + 2), max(2, int(shape[1] / scale) + 2))
+    field = rng.normal(0, 1, small).astype(np.float32)
+    out = cv2.resize(field, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    return out / (out.std() + 1e-6)
+
+
+@functools.lru_cache(maxsize=8)
+def _photo_floor(index: int) -> np.ndarray:
+    """A grey tray floor from one real photo, the labelled dice painted out."""
+    images = sorted((PHOTOS / "images").glob("*.jpg"))
+    if not images:
+        raise ValueError(f"table 'photo' needs the dice photos in {PHOTOS}")
+    path = images[index % len(images)]
+    image = cv2.imread(str(path))
+    if image is None:
+        raise ValueError(f"cannot read {path}")
+    mask = np.zeros(image.shape[:2], np.uint8)
+    with (PHOTOS / "labels.csv").open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row["filename"] == path.name:
+                x0, y0 = float(row["xmin"]) - 6, float(row["ymin"]) - 6
+                x1, y1 = float(row["xmax"]) + 6, float(row["ymax"]) + 6
+                cv2.rectangle(mask, (int(x0), int(y0)), (int(x1) + 1, int(y1) + 1), 255, -1)
+    clean = cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
+    # The tray floor, inside its walls, in the frame's 16:9 shape.
+    return clean[175:435, 100:540].copy()
+
+
+def _table_texture(
+    rng: np.random.Generator, camera: Camera, table: str, shape: tuple[int, int]
+) -> np.ndarray:
+    """The bare table in the (supersampled) frame, perspective included."""
+    h, w = shape
+    if table == "photo":
+        floor = _photo_floor(int(rng.integers(1 << 30))).astype(np.float32)
+        if rng.random() < 0.5:
+            floor = floor[:, ::-1]
+        # The photo's floor covers the table plane seen by the camera.
+        corners = camera.to_table(
+            np.array(
+                [[0, 0], [camera.width, 0], [camera.width, camera.height], [0, camera.height]],
+                dtype=np.float64,
+            )
+        )
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        fh, fw = floor.shape[:2]
+        to_floor = np.array(
+            [
+                [fw / (hi[0] - lo[0]), 0, -lo[0] * fw / (hi[0] - lo[0])],
+                [0, fh / (hi[1] - lo[1]), -lo[1] * fh / (hi[1] - lo[1])],
+                [0, 0, 1],
+            ]
+        )
+        scale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
+        to_image = scale @ camera.table_homography() @ np.linalg.inv(to_floor)
+        return cv2.warpPerspective(
+            floor, to_image, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
+        )
+    if table == "wood":
+        # Grain in the table plane (mm), warped into the frame.
+        corners = camera.to_table(
+            np.array(
+                [[0, 0], [camera.width, 0], [camera.width, camera.height], [0, camera.height]],
+                dtype=np.float64,
+            )
+        )
+        lo, hi = corners.min(axis=0) - 5, corners.max(axis=0) + 5
+        k = 2.0  # texture pixels per mm
+        tw, th = int((hi[0] - lo[0]) * k), int((hi[1] - lo[1]) * k)
+        yy, xx = np.mgrid[0:th, 0:tw].astype(np.float32)
+        warp = _smooth_noise(rng, (th, tw), 80) * 9 + _smooth_noise(rng, (th, tw), 20) * 2
+        period = rng.uniform(6, 11) * k
+        grain = 0.5 + 0.5 * np.sin(2 * np.pi * (yy + warp) / period)
+        grain = grain**3 * 0.7 + 0.3 * (0.5 + 0.25 * _smooth_noise(rng, (th, tw), 40))
+        fine = cv2.GaussianBlur(rng.normal(0, 1, (th, tw)).astype(np.float32), (0, 0), 0.7)
+        grain = np.clip(grain + 0.08 * fine * (1 + 0 * xx), 0, 1)
+        light = np.array(WOOD_LIGHT, np.float32) * rng.uniform(0.9, 1.05)
+        dark = np.array(WOOD_DARK, np.float32) * rng.uniform(0.9, 1.05)
+        texture = light * (1 - grain[..., None]) + dark * grain[..., None]
+        plank = rng.uniform(90, 140) * k
+        offset = rng.uniform(0, plank)
+        for y0 in np.arange(offset, th, plank):
+            cv2.line(texture, (0, int(y0)), (tw, int(y0)), (30, 50, 75), max(1, int(k)))
+        to_tex = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
+        scale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
+        to_image = scale @ camera.table_homography() @ np.linalg.inv(to_tex)
+        return cv2.warpPerspective(
+            texture, to_image, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
+    base = np.array(FELT if table == "felt" else DARK, np.float32) * rng.uniform(0.92, 1.06)
+    out = np.empty((h, w, 3), np.float32)
+    out[:] = base
+    # Cloth: fine fuzz and slow blotches.
+    fuzz = cv2.GaussianBlur(rng.normal(0, 1, (h // 2, w // 2)).astype(np.float32), (0, 0), 0.6)
+    fuzz = cv2.resize(fuzz, (w, h), interpolation=cv2.INTER_LINEAR)
+    blotch = _smooth_noise(rng, (h, w), 150)
+    out *= (1 + 0.05 * fuzz + 0.03 * blotch)[..., None]
+    return out
+
+
+def _light_field(
+    rng: np.random.Generator, light: str, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Multiplicative light over the frame and its colour tint."""
+    full_h, full_w = shape
+    h, w = max(2, full_h // 8), max(2, full_w // 8)  # smooth: computed small, then enlarged
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xx /= w
+    yy /= h
+    gain = rng.uniform(0.95, 1.05)
+    tint = np.ones(3, np.float32)
+    if light == "even":
+        field = np.full((h, w), gain, np.float32)
+    elif light == "uneven":
+        direction = rng.uniform(0, 2 * math.pi)
+        ramp = (xx - 0.5) * math.cos(direction) + (yy - 0.5) * math.sin(direction)
+        field = gain * (0.88 + 0.55 * ramp + 0.06 * _smooth_noise(rng, (h, w), 300))
+        tint = (1 + rng.uniform(-0.05, 0.05, 3)).astype(np.float32)
+    elif light == "spot":
+        sx, sy = rng.uniform(0.3, 0.7), rng.uniform(0.3, 0.7)
+        sigma = rng.uniform(0.35, 0.5)
+        r2 = ((xx - sx) * w / h) ** 2 + (yy - sy) ** 2
+        field = gain * (0.5 + 0.65 * np.exp(-r2 / (2 * sigma**2)))
+        tint = (1 + rng.uniform(-0.05, 0.05, 3)).astype(np.float32)
+    else:
+        raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
+    field = cv2.resize(field.astype(np.float32), (full_w, full_h), interpolation=cv2.INTER_LINEAR)
+    return field, tint
+
+
+def _finish(
+    rng: np.random.Generator,
+    canvas: np.ndarray,
+    camera: Camera,
+    light: str,
+    blur: float,
+    noise: float,
+    jpeg: bool,
+) -> np.ndarray:
+    field, tint = _light_field(rng, light, canvas.shape[:2])
+    canvas *= field[..., None]
+    canvas *= tint
+    image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    if blur > 0:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    if noise > 0:
+        image += rng.normal(0, noise, image.shape).astype(np.float32)
+    out = np.clip(image + 0.5, 0, 255).astype(np.uint8)
+    if jpeg:
+        ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        assert ok
+        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    return out
+
+
+def _camera(rng: np.random.Generator, width: int, height: int, tilt: float) -> Camera:
+    if width < 64 or height < 64:
+        raise ValueError("the frame must be at least 64 x 64 pixels")
+    px_per_mm = rng.uniform(2.2, 2.8) * width / 1280
+    return Camera(width, height, px_per_mm * DISTANCE, DISTANCE, tilt)
+
+
+def _shadows(
+    rng: np.random.Generator,
+    camera: Camera,
+    shape: tuple[int, int],
+    footprints: list[np.ndarray],
+    height: float,
+    cast: bool,
+    light_dir: tuple[float, float],
+    strength: float,
+) -> np.ndarray:
+    """Darkening of the table: contact shadows always, cast shadows when ``cast``."""
+    contact = np.zeros(shape, np.float32)
+    shadow = np.zeros(shape, np.float32)
+    dx, dy = light_dir
+    for square in footprints:
+        grown = square.mean(axis=0) + (square - square.mean(axis=0)) * 1.12
+        _fill(contact, camera.project(np.c_[grown, np.zeros(len(grown))]), (1.0,))
+        if cast:
+            far = square + np.array([dx, dy]) * height
+            hull = cv2.convexHull(np.vstack([square, far]).astype(np.float32)).reshape(-1, 2)
+            _fill(shadow, camera.project(np.c_[hull, np.zeros(len(hull))]), (1.0,))
+    px = camera.focal / camera.distance * SUPERSAMPLE
+    out = 0.35 * _soft(contact, 0.12 * height * px)
+    if cast:
+        out = np.maximum(out, strength * _soft(shadow, 0.1 * height * px))
+    return out
+
+
+def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur of a mask, done at a quarter size (the result is smooth anyway)."""
+    h, w = mask.shape
+    small = cv2.resize(mask, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), max(0.5, sigma / 4))
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _ground_truth(camera: Camera, cube: _Cube) -> DieReading:
+    top = camera.project(np.c_[cube.square(), np.full(4, SIZE)])
+    centre = camera.project(np.array([[cube.x, cube.y, SIZE]]))[0]
+    area = 0.5 * abs(
+        float(np.dot(top[:, 0], np.roll(top[:, 1], -1)) - np.dot(top[:, 1], np.roll(top[:, 0], -1)))
+    )
+    edges = np.roll(top, -1, axis=0) - top
+    theta = np.arctan2(edges[:, 1], edges[:, 0]) * 4
+    angle = math.degrees(math.atan2(np.sin(theta).mean(), np.cos(theta).mean())) / 4 % 90.0
+    return DieReading(
+        x=float(centre[0]),
+        y=float(centre[1]),
+        size=math.sqrt(area),
+        angle=angle,
+        confidence=1.0,
+        color=cube.color,
+        hole=cube.hole,
+    )
+
+
+def _paint_cube(
+    canvas: np.ndarray, camera: Camera, cube: _Cube, light_dir: tuple[float, float]
+) -> None:
+    albedo = np.array(cube.albedo)
+    bottom = cube.square()
+    top3 = np.c_[bottom, np.full(4, SIZE)]
+    bottom3 = np.c_[bottom, np.zeros(4)]
+    eye = camera.position
+    centre = np.array([cube.x, cube.y])
+    rim = albedo * (1.3 if cube.color == "black" else 0.72)
+    for i in range(4):
+        j = (i + 1) % 4
+        mid = (bottom[i] + bottom[j]) / 2
+        normal = (mid - centre) / np.linalg.norm(mid - centre)
+        face_point = np.array([mid[0], mid[1], SIZE / 2])
+        if np.dot(eye - face_point, np.array([normal[0], normal[1], 0.0])) <= 0:
+            continue
+        lit = max(0.0, -float(normal @ np.array(light_dir)) / (np.hypot(*light_dir) or 1))
+        shade = 0.5 + 0.25 * lit
+        quad = camera.project(np.array([bottom3[i], bottom3[j], top3[j], top3[i]]))
+        _fill(canvas, quad, albedo * shade)
+    top = camera.project(top3)
+    _fill(canvas, top, albedo)
+    _outline(canvas, top, rim, 0.045 * camera.focal / camera.distance * SIZE)
+    if cube.hole:
+        radius = HOLE_RADIUS * SIZE
+        mouth = camera.project(_circle3d(cube.x, cube.y, SIZE, radius))
+        _fill(canvas, mouth, albedo * 0.32 + 4)
+        # The well: the part of the mouth through which the dark depth shows.
+        deep = camera.project(_circle3d(cube.x, cube.y, SIZE * 0.35, radius))
+        x0, y0 = np.floor(np.vstack([mouth, deep]).min(axis=0) * SUPERSAMPLE).astype(int) - 2
+        x1, y1 = np.ceil(np.vstack([mouth, deep]).max(axis=0) * SUPERSAMPLE).astype(int) + 2
+        x0, y0 = max(x0, 0), max(y0, 0)
+        a = np.zeros((y1 - y0, x1 - x0), np.float32)
+        b = np.zeros_like(a)
+        _fill(a, mouth - np.array([x0, y0]) / SUPERSAMPLE, (1.0,))
+        _fill(b, deep - np.array([x0, y0]) / SUPERSAMPLE, (1.0,))
+        well = (a * b) > 0
+        roi = canvas[y0:y1, x0:x1]
+        roi[well[: roi.shape[0], : roi.shape[1]]] = albedo * 0.1 + 6
+
+
+def cube_scene(
+    seed: int,
+    count: int = 16,
+    width: int = 1280,
+    height: int = 720,
+    *,
+    table: str = "felt",
+    tilt: float = 0.0,
+    light: str = "even",
+    shadows: bool = False,
+    blur: float = 0.0,
+    noise: float = 0.0,
+    touching: bool = False,
+    holes: float = 0.33,
+    angles: tuple[float, float] = (0.0, 90.0),
+    colors: Sequence[str] | None = None,
+) -> Scene:
+    """A throw of Oraklos cubes seen from above, and the truth about each cube.
+
+    ``count`` cubes in a balanced colour mix (or exactly ``colors``), each showing its hole with
+    probability ``holes``, turned by an angle drawn from ``angles`` (degrees); ``touching`` puts
+    most cubes in contact with another (face to face or corner to face). ``tilt`` tilts the
+    camera (perspective); ``light`` is even, uneven (a ramp and a tint) or a spot; ``shadows``
+    casts soft shadows; ``blur`` is a Gaussian sigma in pixels; ``noise`` a sensor noise sigma
+    in grey levels. ``table`` is green felt, wood, a dark cloth or a real photo's floor.
+    """
+    if table not in TABLES:
+        raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
+    if light not in LIGHTS:
+        raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
+    rng = np.random.default_rng(seed)
+    camera = _camera(rng, width, height, tilt)
+    mix = _mix(rng, count, colors)
+    cubes = _place(rng, camera, mix, holes, touching, angles, margin_px=6.0)
+    shape = (height * SUPERSAMPLE, width * SUPERSAMPLE)
+    canvas = _table_texture(rng, camera, table, shape)
+    azimuth = rng.uniform(0, 2 * math.pi)
+    reach = 1 / math.tan(math.radians(rng.uniform(40, 65)))
+    light_dir = (math.cos(azimuth) * reach, math.sin(azimuth) * reach)
+    strength = rng.uniform(0.3, 0.45)
+    darkening = _shadows(
+        rng, camera, shape, [c.square() for c in cubes], SIZE, shadows, light_dir, strength
+    )
+    canvas *= (1 - darkening)[..., None]
+    eye = camera.position
+    order = sorted(cubes, key=lambda c: -np.linalg.norm(np.array([c.x, c.y, SIZE / 2]) - eye))
+    for cube in order:
+        _paint_cube(canvas, camera, cube, light_dir)
+    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo")
+    return Scene(image=image, dice=tuple(_ground_truth(camera, c) for c in cubes))
+
+
+# ---------------------------------------------------------------------------------------------
+# Tessons
+
+
+def _shard(rng: np.random.Generator, radius: float) -> np.ndarray:
+    """An irregular potsherd outline round (0, 0), mm."""
+    n = int(rng.integers(7, 11))
+    t = np.sort(rng.uniform(0, 2 * math.pi, n))
+    t += np.linspace(0, 2 * math.pi, n, endpoint=False) - t + rng.uniform(-0.25, 0.25, n)
+    r = radius * rng.uniform(0.78, 1.0, n)
+    pts = np.c_[r * np.cos(t), r * np.sin(t)]
+    hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+    return hull.astype(np.float64)
+
+
+def _zone_polygon(
+    centre: np.ndarray, axes: np.ndarray, start: float, end: float, inner: float, outer: float
+) -> np.ndarray:
+    """An annular sector in the table plane (angles in degrees, clockwise on screen)."""
+    arc = np.radians(np.linspace(start, end, 16))
+    ring = [np.c_[np.cos(arc), np.sin(arc)] * axes * rho for rho in (outer, inner)]
+    return centre + np.vstack([ring[0], ring[1][::-1]])
+
+
+def tesson_scene(
+    seed: int,
+    seats: int = 6,
+    width: int = 1280,
+    height: int = 720,
+    *,
+    table: str = "felt",
+    tilt: float = 0.0,
+    light: str = "even",
+    shadows: bool = False,
+    blur: float = 0.0,
+    noise: float = 0.0,
+    empty: float = 0.0,
+    strays: int = 0,
+    dice: int = 0,
+) -> Scene:
+    """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
+
+    Each seat's zone is an annular sector round the table centre (in the table plane, so it
+    follows the perspective); a seat leaves its zone empty with probability ``empty``; each
+    tesson lies well inside its zone, turned at random, white or black side up. ``strays``
+    tessons lie in the middle of the table (seat None); ``dice`` Oraklos cubes lie about as
+    distractors. Other knobs as for ``cube_scene``. The returned map is by polygons (the zones
+    projected into the frame).
+    """
+    if table not in TABLES:
+        raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
+    if seats < 1:
+        raise ValueError("seats must be 1 or more")
+    rng = np.random.default_rng(seed)
+    camera = _camera(rng, width, height, tilt)
+    corners = camera.to_table(
+        np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
+    )
+    half = (
+        np.array(
+            [
+                min(-corners[:, 0].min(), corners[:, 0].max()),
+                min(-corners[:, 1].min(), corners[:, 1].max()),
+            ]
+        )
+        * 0.92
+    )
+    centre = np.zeros(2)
+    first = rng.uniform(0, 360)
+    step = 360.0 / seats
+    polygons = []
+    homography = camera.table_homography()
+    for s in range(seats):
+        zone = _zone_polygon(centre, half, first + s * step, first + (s + 1) * step, 0.45, 1.0)
+        polygons.append(cv2.perspectiveTransform(zone.reshape(-1, 1, 2), homography).reshape(-1, 2))
+    seat_map = SeatMap.by_polygons([[tuple(p) for p in poly] for poly in polygons])
+    radius = 12.0  # mm, a tesson's reach from its centre
+    placed: list[tuple[np.ndarray, str, int | None]] = []
+
+    def free(points: np.ndarray) -> bool:
+        return not any(_overlap(points, other, -1.5) for other, _, _ in placed)
+
+    for s in range(seats):
+        if rng.random() < empty:
+            continue
+        for _ in range(200):
+            a = math.radians(first + (s + rng.uniform(0.2, 0.8)) * step)
+            rho = rng.uniform(0.6, 0.82)
+            x, y = np.cos(a) * half[0] * rho, np.sin(a) * half[1] * rho
+            outline = _shard(rng, radius) @ _rotation(rng.uniform(0, 360)).T + (x, y)
+            zone = _zone_polygon(centre, half, first + s * step, first + (s + 1) * step, 0.45, 1)
+            if all(
+                cv2.pointPolygonTest(zone.astype(np.float32), tuple(map(float, p)), True) > 2
+                for p in outline
+            ) and free(outline):
+                placed.append((outline, "white" if rng.random() < 0.5 else "black", s))
+                break
+    for _ in range(strays):
+        for _ in range(200):
+            a = rng.uniform(0, 2 * math.pi)
+            rho = rng.uniform(0.0, 0.3)
+            x, y = np.cos(a) * half[0] * rho, np.sin(a) * half[1] * rho
+            outline = _shard(rng, radius) @ _rotation(rng.uniform(0, 360)).T + (x, y)
+            if free(outline):
+                placed.append((outline, "white" if rng.random() < 0.5 else "black", None))
+                break
+    shape = (height * SUPERSAMPLE, width * SUPERSAMPLE)
+    canvas = _table_texture(rng, camera, table, shape)
+    azimuth = rng.uniform(0, 2 * math.pi)
+    reach = 1 / math.tan(math.radians(rng.uniform(40, 65)))
+    light_dir = (math.cos(azimuth) * reach, math.sin(azimuth) * reach)
+    thickness = 2.5
+    cubes: list[_Cube] = []
+    if dice:
+        for _ in range(dice):
+            for _ in range(200):
+                a = rng.uniform(0, 2 * math.pi)
+                rho = rng.uniform(0.0, 0.4)
+                cube = _Cube(
+                    float(np.cos(a) * half[0] * rho),
+                    float(np.sin(a) * half[1] * rho),
+                    float(rng.uniform(0, 90)),
+                    COLORS[int(rng.integers(4))],
+                    bool(rng.random() < 0.3),
+                    (0.0, 0.0, 0.0),
+                )
+                cube = _Cube(
+                    cube.x,
+                    cube.y,
+                    cube.angle,
+                    cube.color,
+                    cube.hole,
+                    _jitter_albedo(rng, cube.color),
+                )
+                if free(cube.square(2)) and not any(
+                    _overlap(cube.square(2), c.square()) for c in cubes
+                ):
+                    cubes.append(cube)
+                    break
+    footprints = [p for p, _, _ in placed] + [c.square() for c in cubes]
+    darkening = np.zeros(shape, np.float32)
+    if shadows or cubes:
+        darkening = _shadows(
+            rng,
+            camera,
+            shape,
+            [c.square() for c in cubes],
+            SIZE,
+            shadows,
+            light_dir,
+            rng.uniform(0.3, 0.45),
+        )
+    if shadows:
+        flat = _shadows(
+            rng,
+            camera,
+            shape,
+            [p for p, _, _ in placed],
+            thickness,
+            True,
+            light_dir,
+            rng.uniform(0.3, 0.45),
+        )
+        darkening = np.maximum(darkening, flat)
+    del footprints
+    canvas *= (1 - darkening)[..., None]
+    truth = []
+    for outline, side, seat in placed:
+        base = np.array(WHITE_TESSON if side == "white" else BLACK_TESSON, np.float64)
+        base = base * rng.uniform(0.9, 1.05) * (1 + rng.normal(0, 0.02, 3))
+        rim = camera.project(np.c_[outline, np.zeros(len(outline))])
+        top = camera.project(np.c_[outline, np.full(len(outline), thickness)])
+        _fill(canvas, rim, base * 0.6)
+        _fill(canvas, top, base)
+        _outline(canvas, top, base * (0.8 if side == "white" else 1.3), 1.0)
+        m = cv2.moments(top.astype(np.float32))
+        cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+        truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))
+    eye = camera.position
+    for cube in sorted(cubes, key=lambda c: -np.linalg.norm(np.array([c.x, c.y, SIZE / 2]) - eye)):
+        _paint_cube(canvas, camera, cube, light_dir)
+    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo")
+    return Scene(
+        image=image,
+        dice=tuple(_ground_truth(camera, c) for c in cubes),
+        tessons=tuple(truth),
+        seats=seat_map,
+    )
+
+
+def _rotation(degrees: float) -> np.ndarray:
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    return np.array([[c, -s], [s, c]])
