@@ -34,8 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.pips import annotate_pips, read_pips  # noqa: E402
+from vision.synthetic import PHOTOS  # noqa: E402
 
-DATA = Path("/work/shared/data/dice-photos")
+DATA = PHOTOS
 
 Box = tuple[float, float, float, float]
 

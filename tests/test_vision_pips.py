@@ -8,7 +8,6 @@ accuracy (the cross-check by photo session in docs/vision/pips.md is).
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,13 +18,14 @@ import pytest
 
 from vision.pips import annotate_pips, read_pips
 from vision.readings import CONFIRM_BELOW, DieReading, UnreadableFrame
+from vision.synthetic import PHOTOS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from vision_pips import load_labels, match  # noqa: E402
 
-DATA = Path(os.environ.get("DICE_PHOTOS", "/work/shared/data/dice-photos"))
+DATA = PHOTOS  # shared/data/dice-photos beside the repository, or $DICE_PHOTOS
 
 needs_photos = pytest.mark.skipif(
     not (DATA / "labels.csv").exists(), reason=f"dice photos not found in {DATA}"

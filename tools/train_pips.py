@@ -8,8 +8,8 @@ OpenCV). Run from the repository's root:
     python tools/train_pips.py --crosscheck         # both of the above, then the figures
     python tools/train_pips.py                      # all photos → vision/models/pips*.onnx
 
-Data: ``--data DIR`` (default /work/shared/data/dice-photos) with ``images/*.jpg`` and
-``labels.csv`` (``filename,value,xmin,ymin,xmax,ymax``, one row per die).
+Data: ``--data DIR`` (default: ../shared/data/dice-photos beside the repository) with
+``images/*.jpg`` and ``labels.csv`` (``filename,value,xmin,ymin,xmax,ymax``, one row per die).
 
 Two models, both exported to ONNX and run by ``cv2.dnn``:
 
@@ -70,7 +70,7 @@ from vision.pips import (  # noqa: E402
     value_crop,
 )
 
-DATA = Path("/work/shared/data/dice-photos")
+DATA = Path(__file__).resolve().parents[2] / "shared/data/dice-photos"
 OUT = ROOT / "vision" / "models" / "pips.onnx"
 CROP = 192
 PHOTO_SIDE = 640  # the photos' short side: working scale = WORK_SHORT_SIDE / PHOTO_SIDE

@@ -60,7 +60,9 @@ BLACK_TESSON = (30, 30, 32)
 
 TABLES = ("felt", "wood", "dark", "photo")
 LIGHTS = ("even", "uneven", "spot")
-PHOTOS = Path(os.environ.get("DICE_PHOTOS", "/work/shared/data/dice-photos"))
+PHOTOS = Path(
+    os.environ.get("DICE_PHOTOS", Path(__file__).resolve().parents[2] / "shared/data/dice-photos")
+)
 
 
 @dataclass(frozen=True)
