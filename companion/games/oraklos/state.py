@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from companion.game import Action, IllegalAction, Outcome
 from companion.games.oraklos.dice import Color, Die
@@ -281,10 +281,9 @@ class OraklosState:
 
 
 @dataclass(frozen=True)
-class FillCup(Action):
-    """Standard: a seat's dice, by colour, put into the cup in secret."""
+class _SeatDice(Action):
+    """A seat's dice, counted by colour."""
 
-    kind: ClassVar[str] = "fill_cup"
     seat: int
     red: int = 0
     yellow: int = 0
@@ -295,9 +294,16 @@ class FillCup(Action):
     def pool(self) -> Pool:
         return Pool(self.red, self.yellow, self.blue, self.black)
 
-    @staticmethod
-    def of(seat: int, pool: Pool) -> FillCup:
-        return FillCup(seat, *pool.counts())
+    @classmethod
+    def of(cls, seat: int, pool: Pool) -> Self:
+        return cls(seat, *pool.counts())
+
+
+@dataclass(frozen=True)
+class FillCup(_SeatDice):
+    """Standard: a seat's dice, by colour, put into the cup in secret."""
+
+    kind: ClassVar[str] = "fill_cup"
 
 
 @dataclass(frozen=True)
@@ -349,23 +355,10 @@ class Hesitate(Action):
 
 
 @dataclass(frozen=True)
-class TakeBack(Action):
+class TakeBack(_SeatDice):
     """Standard: a seat takes back from the table as many dice as it put in, any colours."""
 
     kind: ClassVar[str] = "take_back"
-    seat: int
-    red: int = 0
-    yellow: int = 0
-    blue: int = 0
-    black: int = 0
-
-    @property
-    def pool(self) -> Pool:
-        return Pool(self.red, self.yellow, self.blue, self.black)
-
-    @staticmethod
-    def of(seat: int, pool: Pool) -> TakeBack:
-        return TakeBack(seat, *pool.counts())
 
 
 @dataclass(frozen=True)
