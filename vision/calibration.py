@@ -25,6 +25,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.json_file import read_json
 from vision.readings import DieReading, TessonReading
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -382,18 +383,7 @@ class Calibration:
     @staticmethod
     def load(path: Path | str) -> Calibration:
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CalibrationError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise CalibrationError(f"{path} is not a text file") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise CalibrationError(
-                f"{path} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-            ) from None
+        data = read_json(path, CalibrationError)
         try:
             return Calibration.from_json(data)
         except CalibrationError as exc:

@@ -23,6 +23,7 @@ from typing import Any
 from companion.games.oraklos import deck
 from companion.games.oraklos.dice import BadDie, Die
 from companion.games.oraklos.predictions import check, predictions
+from companion.json_file import read_json
 from companion.narration.catalog import LANGUAGES, Catalog
 from companion.narration.oraklos import verdict_text
 
@@ -76,18 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 def load_dice(path: Path) -> list[Die]:
     """The dice of a DICE.json file, or ``BadInput`` saying what is wrong with it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BadInput(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise BadInput(f"{path} is not a text file") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadInput(
-            f"{path} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
-        ) from None
+    data = read_json(path, BadInput)
     if not isinstance(data, dict) or not isinstance(data.get("dice"), list):
         raise BadInput(f'{path}: expected an object {{"dice": [...]}} with a list of dice')
     try:
