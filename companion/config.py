@@ -65,8 +65,9 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class CameraConfig:
     """``[camera]``: where frames come from, their size, the table calibration, and how many
-    still frames make a settled throw. ``source`` is "auto", "picamera", "device:N" or a path
-    (made absolute, relative to the config file)."""
+    still frames make a settled throw. ``source`` is "auto", "picamera", "device:N",
+    "generated[:SEED]" (the simulated camera) or a path (made absolute, relative to the config
+    file)."""
 
     source: str = "auto"
     width: int = 1280
@@ -198,6 +199,14 @@ def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> Cam
             raise where.error(
                 ("camera", "source"), 'a camera device is "device:" and a number, e.g. "device:0"'
             )
+    elif source.startswith("generated"):
+        seed = source.removeprefix("generated").removeprefix(":")
+        if source not in ("generated", f"generated:{seed}") or (seed and not seed.isdigit()):
+            raise where.error(
+                ("camera", "source"),
+                'the simulated camera is "generated" or "generated:" and a number, e.g. '
+                '"generated:3"',
+            )
     elif source not in CAMERA_KEYWORDS:
         found = Path(source).expanduser()
         if not found.is_absolute():
@@ -206,7 +215,7 @@ def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> Cam
             raise where.error(
                 ("camera", "source"),
                 f'camera source {source!r} is no file or folder: use "auto", "picamera", '
-                '"device:0", a folder of images or an image file',
+                '"device:0", "generated", a folder of images or an image file',
             )
         source = str(found)
     sizes: dict[str, int] = {}

@@ -85,7 +85,36 @@ def _resistance_rules() -> GameRules:
     )
 
 
-RULES: dict[str, Callable[[], GameRules]] = {"resistance": _resistance_rules}
+def _oraklos_rules() -> GameRules:
+    """Oraklos is played on the page and read by the camera: the seat buttons have no use."""
+    from companion.games.oraklos.engine import Oraklos
+    from companion.narration import oraklos as oraklos_narration
+
+    def interpret(state: Any, pending: Any, press: Press) -> Any:
+        return resistance_controls.Interpretation(
+            pending, None, (resistance_controls.ignored(press.seat, "buttons_unused"),)
+        )
+
+    def lines(catalog: Catalog, event: Event) -> list[str]:
+        if event.kind == "press_ignored":
+            return [catalog.text(f"ignored.{event.data['why']}", seat=event.data["seat"])]
+        return oraklos_narration.lines(catalog, event)
+
+    return GameRules(
+        interpret=interpret,
+        blank_input=None,
+        lines=lines,
+        opening_script=None,
+        in_opening=lambda state: False,
+        end_opening=None,
+        introduce=Oraklos().opening_events,
+    )
+
+
+RULES: dict[str, Callable[[], GameRules]] = {
+    "resistance": _resistance_rules,
+    "oraklos": _oraklos_rules,
+}
 
 
 class NoGame(RuntimeError):
@@ -110,6 +139,7 @@ def public_snapshot(
     narration: Sequence[str],
     message: str | None,
     state: Any = None,
+    picture: JSON | None = None,
 ) -> JSON:
     """Compose what the world may see from the public view and what was said aloud.
 
@@ -128,6 +158,7 @@ def public_snapshot(
         "state": None if running is None else running.game.public_view(state),
         "narration": list(narration),
         "message": message,
+        "picture": picture,
     }
 
 
@@ -153,6 +184,7 @@ class Table:
         self._revision = 0
         self._narration: deque[str] = deque(maxlen=NARRATION_KEPT)
         self._message: str | None = None
+        self._picture: JSON | None = None
         self._listeners: list[Callable[[JSON], None]] = []
 
     # -- starting and resuming ----------------------------------------------------------------
@@ -179,6 +211,7 @@ class Table:
             entry = self.journal.start_game(title, game.options_json(state), seed, setup)
             self._narration.clear()
             self._message = None
+            self._picture = None
             started = catalog.text(
                 "general.game_started", game=catalog.text(f"games.{title}"), players=players
             )
@@ -304,6 +337,12 @@ class Table:
         catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
         return catalog.explain(exc)
 
+    def notice(self, text: str) -> None:
+        """Say and show something that is not a game event (a camera that stopped...)."""
+        with self._lock:
+            self._speak([text])
+            self._publish()
+
     def _tell(self, messages: list[str]) -> PressResult:
         self._speak(messages)
         self._publish()
@@ -371,13 +410,25 @@ class Table:
                     self._revision, None, self.default_language, self._narration, self._message
                 )
             return public_snapshot(
-                self._revision, running, running.catalog.lang, self._narration, self._message
+                self._revision,
+                running,
+                running.catalog.lang,
+                self._narration,
+                self._message,
+                picture=self._picture,
             )
 
     def private_snapshot(self, seat: int) -> JSON:
         with self._lock:
             running = self._require()
             return running.game.private_view(running.state, seat)
+
+    def show_picture(self, picture: JSON | None) -> None:
+        """What the camera saw of the table (public: the dice lie face up), shown on the page:
+        where to fetch the image and how table units map to its pixels."""
+        with self._lock:
+            self._picture = picture
+            self._publish()
 
     def _publish(self) -> None:
         self._revision += 1

@@ -22,8 +22,13 @@ class Companion:
     narrator: Any
     buttons: Any
     simulated: bool
+    throws: Any = None
 
     def close(self) -> None:
+        if self.throws is not None:
+            self.throws.close()
+            if self.throws.camera is not None:
+                self.throws.camera.close()
         self.buttons.close()
         self.narrator.close()
         self.table.journal.close()
@@ -71,8 +76,43 @@ def build(config: Config, speech: Any = None) -> Companion:
     table.lights = buttons
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)
+    throws = open_throws(config, table, simulated)
     app = create_app(
-        table, broadcaster, VirtualPanel(buttons) if simulated else None, leds=buttons.leds
+        table,
+        broadcaster,
+        VirtualPanel(buttons) if simulated else None,
+        leds=buttons.leds,
+        throws=throws,
     )
     table.resume()
-    return Companion(config, table, app, narrator, buttons, simulated)
+    return Companion(config, table, app, narrator, buttons, simulated, throws)
+
+
+def open_throws(config: Config, table: Table, simulated: bool) -> Any:
+    """The overhead camera for thrown dice. A missing camera is said once in the log and the
+    companion goes on without it (the host page says so when a throw is to be read); in
+    simulation, "auto" falls back to the generated camera."""
+    from companion.throws import ThrowDesk
+    from vision.calibration import Calibration, CalibrationError
+    from vision.sources import CameraUnavailable, open_source
+    from vision.throws import GeneratedThrowSource, ThrowCamera
+
+    cam = config.camera
+    size = (cam.width, cam.height)
+    try:
+        source = open_source(cam.source, size)
+    except CameraUnavailable as exc:
+        if not (simulated and cam.source == "auto"):
+            log.warning("camera: %s", exc)
+            return ThrowDesk(table, None)
+        source = open_source("generated", size)
+    calibration = None
+    if cam.calibration is not None and not isinstance(source, GeneratedThrowSource):
+        try:
+            calibration = Calibration.load(cam.calibration)
+        except (OSError, CalibrationError) as exc:
+            log.warning("camera calibration not used (readings in pixels): %s", exc)
+    camera = ThrowCamera(source, calibration, cam.settle_frames)
+    expect = source.expect if isinstance(source, GeneratedThrowSource) else None
+    log.info("camera: %s", source)
+    return ThrowDesk(table, camera, expect)

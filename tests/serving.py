@@ -50,12 +50,18 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def write_config(directory: Path, pause: float = 0.1, cylons_open: float = 0.1) -> Path:
+def write_config(
+    directory: Path, pause: float = 0.1, cylons_open: float = 0.1, camera: str | None = None
+) -> Path:
+    """A config in ``directory``; ``camera`` is its ``[camera] source`` (e.g. ``"generated:3"``,
+    the simulated overhead camera), none by default."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "config.toml"
     text = CONFIG.format(
         data_dir=(directory / "data").as_posix(), pause=pause, cylons_open=cylons_open
     )
+    if camera is not None:
+        text += f"\n[camera]\nsource = {json.dumps(camera)}\n"
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -182,5 +188,7 @@ class Server:
             time.sleep(0.05)
 
 
-def start_server(directory: Path, port: int | None = None, **pauses: float) -> Server:
-    return Server(write_config(directory, **pauses), port or free_port()).start()
+def start_server(
+    directory: Path, port: int | None = None, camera: str | None = None, **pauses: float
+) -> Server:
+    return Server(write_config(directory, camera=camera, **pauses), port or free_port()).start()

@@ -222,6 +222,9 @@ def test_options_are_checked() -> None:
         ({"players": 3, "either_direction": "yes"}, "option_not_boolean"),
         ({"players": 3, "first_player": 3}, "no_such_seat"),
         ({"players": 3, "colour": "red"}, "unknown_option"),
+        ({"players": 3, "fills": "secret"}, "unknown_option_value"),
+        ({"players": 3, "deck": ["drawn"]}, "unknown_option_value"),
+        ({"players": 3, "claims": None}, "unknown_option_value"),
     ):
         with pytest.raises(IllegalAction) as caught:
             GAME.new(bad, SEED)
@@ -233,6 +236,22 @@ def test_the_game_is_registered_and_its_options_round_trip() -> None:
     assert game_for("oraklos") is not None
     again = GAME.new(GAME.options_json(state), SEED)
     assert again == state
+    table = new_game(3, fills="unseen", deck="drawn", claims="card")
+    assert GAME.options_json(table) == {
+        "players": 3,
+        "mode": "standard",
+        "either_direction": False,
+        "first_player": 0,
+        "fills": "unseen",
+        "deck": "drawn",
+        "claims": "card",
+    }
+    assert GAME.new(GAME.options_json(table), SEED) == table
+
+
+def test_the_options_for_a_real_table_default_to_the_companion_doing_everything() -> None:
+    options = GAME.options_json(new_game(2))
+    assert (options["fills"], options["deck"], options["claims"]) == ("entered", "dealt", "shown")
 
 
 def test_the_deck_is_shuffled_from_the_seed() -> None:
@@ -329,22 +348,26 @@ def test_what_a_player_puts_in_the_cup_is_secret_until_the_throw() -> None:
     assert (cup["dice"], cup["filled"], cup["per_player"]) == (10, [0], 6)
 
 
-def test_the_throw_must_match_the_cup() -> None:
+def test_a_throw_that_does_not_match_the_cup_is_kept_and_shown() -> None:
     state = fill_all(new_game(2))
     dice = layout(state.cup)
-    wrong = [*dice[:-1], dataclasses.replace(dice[-1], color=R if dice[-1].color != R else Y)]
-    refusal = refused(state, ThrowDice.of(wrong))
-    assert refusal.code == "throw_does_not_match_cup"
-    assert {d["color"] for d in refusal.params["differences"]} == {
-        dice[-1].color.value,
-        wrong[-1].color.value,
+    last = dice[-1].color
+    other = R if last is not R else Y
+    wrong = [*dice[:-1], dataclasses.replace(dice[-1], color=other)]
+    misread, events = play(state, ThrowDice.of(wrong))
+    assert misread.phase is Phase.SEARCH and misread.table == tuple(wrong)
+    differences = GAME.public_view(misread)["mismatch"]
+    assert {(d["color"], d["seen"] - d["expected"]) for d in differences} == {
+        (last.value, -1),
+        (other.value, 1),
     }
-    missing = refused(state, ThrowDice.of(dice[:-1]))
-    assert missing.params["color"] == dice[-1].color.value
-    assert missing.params["seen"] == missing.params["expected"] - 1
+    assert all(d["bound"] == "exactly" for d in differences)
+    assert only(events, "dice_thrown").data["mismatch"] == differences
+    assert misread.on_table == state.cup  # the cup's dice are on the table, whatever was seen
     state, events = play(state, ThrowDice.of(dice))
     assert state.phase is Phase.SEARCH
     assert len(only(events, "dice_thrown").data["dice"]) == 16
+    assert GAME.public_view(state)["mismatch"] == []
 
 
 def test_a_die_that_cannot_be_read_is_refused_with_its_number() -> None:
@@ -838,6 +861,13 @@ def test_every_action_has_a_json_form() -> None:
         "take_back",
         "name_card",
         "all_found",
+        # at a real table (tests/test_oraklos_table_play.py)
+        "draw_cards",
+        "reveal_cards",
+        "deck_empty",
+        "correct_die",
+        "remove_die",
+        "add_die",
     }
 
 

@@ -110,7 +110,7 @@ def test_the_full_json_is_refused_by_the_referee_which_is_why_for_referee_exists
     throw.write_text(out, encoding="utf-8")
     status, _, err = vision_oraklos(capsys, "predictions", throw)
     assert status == 2
-    assert "unknown field 'confidence'" in err
+    assert "unknown field 'flagged'" in err
 
 
 def vision_oraklos(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:

@@ -6,8 +6,11 @@ Chosen by the config's ``[camera] source`` (see ``open_source``):
   it opens, else ``CameraUnavailable`` saying what to do;
 - ``"picamera"``: picamera2 only (installed with apt on Raspberry Pi OS, never from PyPI);
 - ``"device:N"``: ``cv2.VideoCapture(N)``, e.g. a USB webcam;
-- a path: a folder of images (cycled in name order, for simulation), one image file (the same
-  still frame again and again) or a video file (played once).
+- ``"generated"`` or ``"generated:SEED"``: a simulated camera over a green table, no camera or
+  photo needed (``vision.throws.GeneratedThrowSource``: it shows the dice it is told to expect);
+- a path: a folder of images (cycled in name order, for simulation: e.g. photos of real throws,
+  one per throw), one image file (the same still frame again and again) or a video file (played
+  once).
 
 Every source gives BGR ``uint8`` arrays of shape (height, width, 3) from ``read()`` and from the
 ``frames()`` iterator, and is closed with ``close()`` (or used as a context manager). Image and
@@ -290,10 +293,31 @@ def parse_source(spec: str) -> str | int | Path:
     return Path(text).expanduser()
 
 
+def parse_generated(spec: str) -> int | None:
+    """The seed of a ``"generated"`` / ``"generated:SEED"`` source (0 by default), or None for
+    any other source; ``ValueError`` for a bad seed."""
+    text = spec.strip()
+    if text == "generated":
+        return 0
+    if not text.startswith("generated:"):
+        return None
+    seed = text.removeprefix("generated:")
+    if not seed.isdigit():
+        raise ValueError(
+            f'camera source {spec!r}: write "generated:" and a whole number, e.g. generated:7'
+        )
+    return int(seed)
+
+
 def open_source(
     spec: str = "auto", resolution: tuple[int, int] = DEFAULT_RESOLUTION
 ) -> FrameSource:
     """The frame source a ``[camera] source`` value names (see the module's docstring)."""
+    seed = parse_generated(spec)
+    if seed is not None:
+        from vision.throws import GeneratedThrowSource  # it renders scenes: only when asked for
+
+        return GeneratedThrowSource(seed, resolution)
     target = parse_source(spec)
     if target == "picamera":
         return PicameraSource(resolution)

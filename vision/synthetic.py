@@ -423,6 +423,14 @@ def _camera(rng: np.random.Generator, width: int, height: int, tilt: float) -> C
     return Camera(width, height, px_per_mm * DISTANCE, DISTANCE, tilt)
 
 
+def cube_scene_camera(
+    seed: int, width: int = 1280, height: int = 720, *, tilt: float = 0.0
+) -> Camera:
+    """The camera that ``cube_scene(seed, width=..., height=..., tilt=...)`` renders through (its
+    first draw from the seed), e.g. to make the exact table calibration of a generated scene."""
+    return _camera(np.random.default_rng(seed), width, height, tilt)
+
+
 def _shadows(
     rng: np.random.Generator,
     camera: Camera,

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Flask, Response, jsonify, render_template, request
 
-from companion.game import IllegalAction
+from companion.game import IllegalAction, MalformedAction, action_from_json
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
 from companion.narration.catalog import LANGUAGES, Catalog
@@ -25,12 +25,20 @@ def labels() -> dict[str, dict[str, str]]:
         keys = Catalog.keys(lang)
         words = {k[3:]: v for k, v in keys.items() if k.startswith("ui.")}
         words.update({v: keys[f"resistance.say.{v}"] for v in VERDICTS})
+        reasons = "oraklos.reasons."  # a judged claim's reason, shown under the throw
+        words.update(
+            {"reason_" + k[len(reasons) :]: v for k, v in keys.items() if k.startswith(reasons)}
+        )
         out[lang] = words
     return out
 
 
 def create_app(
-    table: Table, broadcaster: Broadcaster, panel: Any = None, leds: Any = None
+    table: Table,
+    broadcaster: Broadcaster,
+    panel: Any = None,
+    leds: Any = None,
+    throws: Any = None,
 ) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -117,6 +125,48 @@ def create_app(
     @app.get("/api/panel")
     def panel_state() -> Any:
         return jsonify({"simulated": panel is not None, "leds": leds() if leds is not None else []})
+
+    @app.post("/api/act")
+    def act() -> Any:
+        """An action typed on the host page: a marker taken, a claim, a correction..."""
+        running = table.running
+        if running is None:
+            return error(409, Catalog(table.snapshot()["language"]).text("errors.no_game"))
+        try:
+            action = action_from_json(running.game.actions, request.get_json(silent=True))
+        except MalformedAction as exc:
+            return bad_request(str(exc))
+        return submitted(lambda: table.submit(action))
+
+    @app.post("/api/throw/read")
+    def read_throw() -> Any:
+        """Read the dice on the table now (a first reading, or a re-read)."""
+        if throws is None:
+            return error(409, Catalog(table.snapshot()["language"]).text("camera.missing"))
+        return submitted(throws.read_now)
+
+    @app.get("/api/throw.jpg")
+    def throw_picture() -> Any:
+        jpeg = None if throws is None else throws.jpeg
+        if jpeg is None:
+            return error(404, Catalog(table.snapshot()["language"]).text("camera.no_picture"))
+        return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    def submitted(do: Any) -> Any:
+        from vision.readings import UnreadableFrame
+        from vision.sources import CameraUnavailable
+
+        try:
+            do()
+        except IllegalAction as exc:
+            return error(400, table.explain(exc))
+        except NoGame:
+            return error(409, Catalog(table.snapshot()["language"]).text("errors.no_game"))
+        except (CameraUnavailable, UnreadableFrame) as exc:
+            return error(503, str(exc))
+        except JournalError as exc:
+            return error(503, str(exc))
+        return jsonify(table.snapshot())
 
     @app.get("/api/record")
     def record() -> Any:

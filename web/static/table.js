@@ -6,8 +6,18 @@ let lang = "en";
 let snapshot = null;
 
 const $ = (id) => document.getElementById(id);
-const t = (key, params = {}) =>
-  (LABELS[lang][key] || key).replace(/\{(\w+)\}/g, (_, k) => (k in params ? params[k] : ""));
+
+// A catalog sentence: {name} is replaced by its parameter, {n|one|many} picks a word by the count
+// n (one for 0 and 1 in French, for exactly 1 in English), as companion/narration/catalog.py does.
+function t(key, params = {}) {
+  const template = LABELS[lang][key] || LABELS.en[key] || key;
+  return template
+    .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, k, one, many) => {
+      const n = Number(params[k]);
+      return (lang === "fr" ? n === 0 || n === 1 : n === 1) ? one : many;
+    })
+    .replace(/\{(\w+)\}/g, (_, k) => (k in params ? params[k] : ""));
+}
 
 function applyLabels() {
   document.documentElement.lang = lang;
@@ -38,11 +48,22 @@ function render(snap) {
   document.body.dataset.revision = snap.revision;
 
   const s = snap.state;
+  const oraklos = !!s && snap.game === "oraklos";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
-  $("game").hidden = !s;
+  $("game").hidden = !s || oraklos;
+  $("oraklos").hidden = !oraklos;
+  if ($("panel")) $("panel").hidden = oraklos;  // Oraklos is played on the page, not the buttons
   if (!s) return;
+  if (oraklos) {
+    renderOraklos(snap);
+    return;
+  }
+  renderResistance(snap, s, name);
+}
 
+function renderResistance(snap, s, name) {
+  const names = snap.names || [];
   $("phase").textContent = t("phase_" + s.phase);
   $("commander").textContent = name(s.commander);
   const missions = $("missions");
@@ -141,25 +162,56 @@ async function post(url, body) {
   return data;
 }
 
+function resistanceOptions(data) {
+  return {
+    players: Number(data.get("players")),
+    first_commander: Number(data.get("first_commander")) - 1,
+    targeting: data.get("targeting") === "on",
+    isolated_cylons: data.get("isolated_cylons") === "on",
+  };
+}
+
+function oraklosOptions(data) {
+  return {
+    players: Number(data.get("oraklos_players")),
+    mode: data.get("mode"),
+    first_player: Number(data.get("first_player")) - 1,
+    deck: data.get("deck"),
+    fills: data.get("fills"),
+    claims: data.get("claims"),
+    either_direction: data.get("either_direction") === "on",
+  };
+}
+
 function setupHost() {
   const form = $("new-game");
   if (form) {
+    const choose = () => {
+      const game = form.elements.game.value;
+      for (const [id, shown] of [["resistance-options", game === "resistance"], ["oraklos-options", game === "oraklos"]]) {
+        $(id).hidden = !shown;
+        $(id).disabled = !shown;  // a disabled fieldset's fields are left out of the form's data
+      }
+    };
+    form.elements.game.addEventListener("change", choose);
+    choose();
+    const mode = () => {  // the cup is filled only in the standard game
+      form.elements.fills.closest("label").hidden = form.elements.mode.value !== "standard";
+    };
+    form.elements.mode.addEventListener("change", mode);
+    mode();
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const data = new FormData(form);
       const names = String(data.get("names") || "").split("\n").map((n) => n.trim()).filter(Boolean);
+      const game = data.get("game");
       $("setup-error").textContent = "";
       try {
         render(await post("/api/games", {
-          game: "resistance",
+          game,
           language: data.get("language"),
           names,
-          options: {
-            players: Number(data.get("players")),
-            first_commander: Number(data.get("first_commander")) - 1,
-            targeting: data.get("targeting") === "on",
-            isolated_cylons: data.get("isolated_cylons") === "on",
-          },
+          options: game === "oraklos" ? oraklosOptions(data) : resistanceOptions(data),
         }));
       } catch (error) {
         $("setup-error").textContent = error.message;
@@ -175,6 +227,7 @@ function setupHost() {
       }
     });
   }
+  setupOraklosHost();
 }
 
 fetch("/api/state").then((r) => r.json()).then((snap) => {

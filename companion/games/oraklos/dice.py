@@ -28,6 +28,11 @@ LETTERS = {Color.RED: "R", Color.YELLOW: "Y", Color.BLUE: "B", Color.BLACK: "K"}
 BY_LETTER = {letter: color for color, letter in LETTERS.items()}
 
 
+CONFIRM_BELOW = 0.6
+"""A die read with less confidence than this is flagged for a person to confirm (the vision
+readers use the same threshold)."""
+
+
 class BadDie(ValueError):
     """A die description that cannot be used: says which field and why."""
 
@@ -35,7 +40,10 @@ class BadDie(ValueError):
 @dataclass(frozen=True)
 class Die:
     """Centre (x, y) in image-like coordinates (x right, y down), side length ``size``, rotation
-    ``angle`` in degrees, colour, and whether the hole shows on top."""
+    ``angle`` in degrees, colour, and whether the hole shows on top.
+
+    ``confidence`` (0 to 1) is how sure the camera is of its reading; a die typed or confirmed by
+    a person has 1.0. The geometry ignores it."""
 
     x: float
     y: float
@@ -43,6 +51,12 @@ class Die:
     color: Color
     hole: bool = False
     angle: float = 0.0
+    confidence: float = 1.0
+
+    @property
+    def flagged(self) -> bool:
+        """Read with too little confidence: a person should look at it on the table."""
+        return self.confidence < CONFIRM_BELOW
 
     def corners(self) -> tuple[tuple[float, float], ...]:
         """The footprint's four corners, in order round the square."""
@@ -61,17 +75,24 @@ class Die:
             "angle": self.angle,
             "color": self.color.value,
             "hole": self.hole,
+            "confidence": self.confidence,
         }
 
     @staticmethod
     def from_json(data: Any, index: int = 0) -> Die:
         if not isinstance(data, Mapping):
             raise BadDie(f"die {index}: must be an object with x, y, size, color")
-        unknown = set(data) - {"x", "y", "size", "angle", "color", "hole"}
+        unknown = set(data) - {"x", "y", "size", "angle", "color", "hole", "confidence"}
         if unknown:
             raise BadDie(f"die {index}: unknown field {sorted(unknown)[0]!r}")
         values: dict[str, float] = {}
-        for name, default in (("x", None), ("y", None), ("size", None), ("angle", 0.0)):
+        for name, default in (
+            ("x", None),
+            ("y", None),
+            ("size", None),
+            ("angle", 0.0),
+            ("confidence", 1.0),
+        ):
             value = data.get(name, default)
             if (
                 isinstance(value, bool)
@@ -82,6 +103,8 @@ class Die:
             values[name] = float(value)
         if values["size"] <= 0:
             raise BadDie(f"die {index}: size must be more than 0")
+        if not 0.0 <= values["confidence"] <= 1.0:
+            raise BadDie(f"die {index}: confidence must be from 0 to 1")
         try:
             color = Color(data.get("color"))
         except ValueError:
@@ -89,4 +112,12 @@ class Die:
         hole = data.get("hole", False)
         if not isinstance(hole, bool):
             raise BadDie(f"die {index}: hole must be true or false")
-        return Die(values["x"], values["y"], values["size"], color, hole, values["angle"])
+        return Die(
+            values["x"],
+            values["y"],
+            values["size"],
+            color,
+            hole,
+            values["angle"],
+            values["confidence"],
+        )

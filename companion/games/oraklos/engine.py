@@ -34,7 +34,29 @@ Where the rules are silent, this engine decides (and the tests hold it to it):
 - *Throws and agreements* (``ThrowDice``, ``EndSearch``, ``AllFound``) belong to no seat: the
   camera or the host gives them. ``legal_actions(state, None)`` yields ``EndSearch`` and
   ``AllFound`` when they are allowed but never a throw, which is a chance outcome read from the
-  table, not a choice.
+  table, not a choice (nor cards drawn, ``DeckEmpty`` or a correction of the reading).
+
+Played at a real table (options ``fills``, ``deck``, ``claims``; RULES.md §3 is the same game):
+
+- *Fills "unseen"* (standard): the players fill the cup with their own hands. There is no fill
+  and no retrieval phase and no supply is tracked; after the scores the table hears who takes
+  dice back first (``retrieval_order``) and the next round starts at once. A reading is checked
+  against what can be known: the number of dice thrown, and for each colour no more dice than
+  exist in the game.
+- *Deck "drawn"*: the players draw from their own deck; each round starts with ``DRAW``, where
+  the host enters each seat's new cards (any seat order) or, in Antipodes, the shared cards. The
+  companion counts the cards it has seen: when fewer are left than the round needs, the game ends
+  at once as it does with a dealt deck; ``DeckEmpty`` ends it when the physical deck says so
+  first. A round in which nobody needs a card has no ``DRAW``.
+- *Claims "card"*: a claim with no dice asks the companion whether the claimant's card has a
+  true prediction in the throw (``find``); the one found is shown. Dice named are still judged
+  by ``check``, as with claims "shown".
+- *Readings*: a throw that does not match the cup is kept, with its differences public
+  (``mismatch``); the reading can be corrected (``CorrectDie``, ``RemoveDie``, ``AddDie``) or
+  replaced (``ThrowDice`` again) until the first claim of the round is judged (Antipodes: until a
+  card is named). While it does not match, nothing is scored (claims, hesitations, naming,
+  ``AllFound`` wait), but markers may be taken and the search ended: the search is a race at the
+  table. With fills "entered" the dice on the table are the cup's, whatever the camera saw.
 """
 
 from __future__ import annotations
@@ -47,6 +69,7 @@ from typing import Any, TypeVar
 
 from companion.game import JSON, Action, Audience, Event, IllegalAction, Outcome
 from companion.games.oraklos.deck import ANTIPODES_CARDS, WISH_CARDS, canonical, mirror
+from companion.games.oraklos.dice import Die
 from companion.games.oraklos.predictions import check, find, predictions
 from companion.games.oraklos.state import (
     ACTIONS,
@@ -58,8 +81,13 @@ from companion.games.oraklos.state import (
     MARKERS,
     SHARED_CARDS,
     THROWN_EACH_ROUND,
+    AddDie,
     AllFound,
     Claim,
+    Claims,
+    CorrectDie,
+    DeckEmpty,
+    DrawCards,
     EndSearch,
     FillCup,
     Hesitate,
@@ -70,6 +98,8 @@ from companion.games.oraklos.state import (
     OraklosState,
     Phase,
     Pool,
+    RemoveDie,
+    RevealCards,
     ScoreLine,
     TakeBack,
     TakeMarker,
@@ -79,6 +109,8 @@ from companion.games.oraklos.state import (
 
 Step = tuple[OraklosState, list[Event]]
 T = TypeVar("T")
+
+THROWN = frozenset({Phase.SEARCH, Phase.SCORE, Phase.RETRIEVE, Phase.NAME})  # dice on the table
 
 
 class Oraklos:
@@ -90,9 +122,14 @@ class Oraklos:
     def new(self, options: Mapping[str, Any], seed: int) -> OraklosState:
         opts = Options.from_json(options)
         n = opts.players
-        cards = list(ANTIPODES_CARDS if opts.mode is Mode.ANTIPODES else WISH_CARDS)
+        cards = [] if opts.drawn else list(_deck_of(opts))
         random.Random(seed).shuffle(cards)
         standard = opts.mode is Mode.STANDARD
+        tracked = standard and not opts.unseen_fills  # supplies and the cup, by colour
+        if standard:
+            base = Pool.each(LEFT_ON_TABLE) if tracked else Pool()
+        else:
+            base = Pool.each(THROWN_EACH_ROUND)
         state = OraklosState(
             options=opts,
             seed=seed,
@@ -105,8 +142,8 @@ class Oraklos:
             discards=(),
             scores=(0,) * n,
             ledger=(),
-            supplies=(Pool.each(DICE_PER_COLOR[n]),) * n if standard else (),
-            cup_base=Pool.each(LEFT_ON_TABLE if standard else THROWN_EACH_ROUND),
+            supplies=(Pool.each(DICE_PER_COLOR[n]),) * n if tracked else (),
+            cup_base=base,
             fills=(None,) * n,
             table=(),
             on_table=Pool(),
@@ -125,7 +162,9 @@ class Oraklos:
     def opening_events(self, state: OraklosState) -> list[Event]:
         """What the table is told of a game just set up (``new`` returns no events)."""
         nobody: tuple[tuple[str, ...], ...] = ((),) * state.players
-        events = [self._round_event(state), self._dealt_event(state, nobody, ())]
+        events = [self._round_event(state)]
+        if not state.options.drawn:
+            events.append(self._dealt_event(state, nobody, ()))
         events.extend(self._turn_events(state))
         return events
 
@@ -161,14 +200,16 @@ class Oraklos:
                             yield TakeMarker(seat, marker, card)
         elif state.phase is Phase.SCORE:
             claimant = state.claimant
-            if claimant is not None and seat == claimant.seat:
+            if claimant is not None and seat == claimant.seat and not self.mismatch(state):
                 yield Hesitate(seat)
+                if state.options.claims is Claims.CARD:
+                    yield Claim(seat)
                 for four in itertools.combinations(range(len(state.table)), 4):
                     yield Claim(seat, four)
         elif state.phase is Phase.RETRIEVE and seat is not None and seat == state.retriever:
             for pool in _pools_within(state.on_table, CUP_PER_ROUND[state.players]):
                 yield TakeBack.of(seat, pool)
-        elif state.phase is Phase.NAME:
+        elif state.phase is Phase.NAME and not self.mismatch(state):
             if seat is None:
                 yield AllFound()
             elif 0 <= seat < state.players:
@@ -198,6 +239,15 @@ class Oraklos:
             return self._name_card(state, action)
         if isinstance(action, AllFound):
             return self._all_found(state)
+        if isinstance(action, DrawCards | RevealCards):
+            return self._draw(state, action)
+        if isinstance(action, DeckEmpty):
+            if state.phase is not Phase.DRAW:
+                raise IllegalAction("no_drawing_now", phase=state.phase.value)
+            events = [Event("deck_exhausted", {"round": state.round})]
+            return self._finish(state, Termination.DECK_EXHAUSTED, events)
+        if isinstance(action, CorrectDie | RemoveDie | AddDie):
+            return self._correct(state, action)
         raise IllegalAction("unknown_action", kind=getattr(action, "kind", type(action).__name__))
 
     def _fill(self, state: OraklosState, action: FillCup) -> Step:
@@ -236,36 +286,136 @@ class Oraklos:
 
     def _throw(self, state: OraklosState, action: ThrowDice) -> Step:
         if state.phase is not Phase.THROW:
-            raise IllegalAction("no_throw_now", phase=state.phase.value)
-        dice = action.dice
-        seen = Pool.of(d.color for d in dice)
-        cup = state.cup
-        if seen != cup:
-            differences = [
-                {"color": c.value, "expected": cup.count(c), "seen": seen.count(c)}
-                for c in COLORS
-                if cup.count(c) != seen.count(c)
+            self._check_correctable(state, "no_throw_now")
+            after = self._with_reading(state, action.dice)
+            return after, [Event("throw_reread", self._reading_json(after))]
+        next_phase = Phase.NAME if state.mode is Mode.ANTIPODES else Phase.SEARCH
+        after = self._with_reading(
+            dataclasses.replace(state, phase=next_phase, retrieval_order=()), action.dice
+        )
+        event = Event("dice_thrown", {"thrower": state.first_player, **self._reading_json(after)})
+        return after, [event, *self._turn_events(after)]
+
+    def _correct(self, state: OraklosState, action: CorrectDie | RemoveDie | AddDie) -> Step:
+        """A person fixes the camera's reading: a die confirmed or added has confidence 1."""
+        self._check_correctable(state, "no_correction_now")
+        if isinstance(action, AddDie):
+            index = len(state.table)
+            die = dataclasses.replace(action.die, confidence=1.0)
+            dice = (*state.table, die)
+            kind = "die_added"
+        else:
+            index = action.index
+            if not 0 <= index < len(state.table):
+                raise IllegalAction("no_such_die", die=index, last=len(state.table) - 1)
+            if isinstance(action, CorrectDie):
+                die = dataclasses.replace(
+                    state.table[index], color=action.color, hole=action.hole, confidence=1.0
+                )
+                dice = _replace_at(state.table, index, die)
+                kind = "die_corrected"
+            else:
+                die = state.table[index]
+                dice = (*state.table[:index], *state.table[index + 1 :])
+                kind = "die_removed"
+        after = self._with_reading(state, dice)
+        data = {"index": index, "die": die.to_json(), **self._reading_json(after)}
+        return after, [Event(kind, data)]
+
+    def _check_correctable(self, state: OraklosState, code: str) -> None:
+        """The reading may change from the throw until the first claim is judged (Antipodes:
+        until a card is named, which ends the round)."""
+        if state.phase is Phase.SCORE and state.scored > 0:
+            raise IllegalAction("reading_already_judged", scored=state.scored)
+        if not self.correctable(state):
+            raise IllegalAction(code, phase=state.phase.value)
+
+    @staticmethod
+    def correctable(state: OraklosState) -> bool:
+        """Whether the reading of the throw may be corrected or replaced now."""
+        if state.phase is Phase.SCORE:
+            return state.scored == 0
+        return state.phase in (Phase.SEARCH, Phase.NAME)
+
+    def _with_reading(self, state: OraklosState, dice: tuple[Die, ...]) -> OraklosState:
+        """The state with ``dice`` as the reading of the throw. The dice on the table are the
+        cup's when the companion knows what was in it, else the reading's."""
+        on_table = Pool.of(d.color for d in dice) if state.options.unseen_fills else state.cup
+        return dataclasses.replace(state, table=dice, on_table=on_table)
+
+    def _reading_json(self, state: OraklosState) -> dict[str, Any]:
+        dice = state.table
+        return {
+            "dice": [d.to_json() for d in dice],
+            "counts": Pool.of(d.color for d in dice).to_json(),
+            "holes": sum(d.hole for d in dice),
+            "mismatch": self.mismatch(state),
+        }
+
+    def mismatch(self, state: OraklosState) -> list[dict[str, Any]]:
+        """How the reading of the throw differs from what the cup held (empty when it matches,
+        or before the throw).
+
+        Each difference is ``{"color", "bound", "expected", "seen"}``: ``bound`` "exactly"
+        means ``expected`` dice of that colour were in the cup; with fills "unseen" only the
+        number of dice thrown is known exactly (``color`` None) and, for each colour,
+        ``expected`` is the most that exist in the game (``bound`` "at_most").
+        """
+        if not _thrown(state):
+            return []
+        seen = Pool.of(d.color for d in state.table)
+        if not state.options.unseen_fills:
+            cup = state.cup
+            return [
+                {"color": c.value, "bound": "exactly", "expected": cup.count(c), "seen": n}
+                for c, n in seen.items()
+                if n != cup.count(c)
             ]
-            first = differences[0]
+        out: list[dict[str, Any]] = []
+        total = self._dice_to_throw(state)
+        if seen.total != total:
+            out.append({"color": None, "bound": "exactly", "expected": total, "seen": seen.total})
+        most = self.total_dice(state.options) // len(COLORS)
+        out.extend(
+            {"color": c.value, "bound": "at_most", "expected": most, "seen": n}
+            for c, n in seen.items()
+            if n > most
+        )
+        return out
+
+    def _check_reading(self, state: OraklosState) -> None:
+        """Scores come only from a reading that matches the cup: else the host corrects it."""
+        differences = self.mismatch(state)
+        if not differences:
+            return
+        first = differences[0]
+        if first["color"] is None:
             raise IllegalAction(
-                "throw_does_not_match_cup",
-                color=first["color"],
+                "throw_count_does_not_match",
                 expected=first["expected"],
                 seen=first["seen"],
                 differences=differences,
             )
-        next_phase = Phase.NAME if state.mode is Mode.ANTIPODES else Phase.SEARCH
-        after = dataclasses.replace(state, phase=next_phase, table=dice, on_table=seen)
-        event = Event(
-            "dice_thrown",
-            {
-                "thrower": state.first_player,
-                "dice": [d.to_json() for d in dice],
-                "counts": seen.to_json(),
-                "holes": sum(d.hole for d in dice),
-            },
+        if first["bound"] == "at_most":
+            raise IllegalAction(
+                "too_many_dice_of_a_color",
+                color=first["color"],
+                most=first["expected"],
+                seen=first["seen"],
+                differences=differences,
+            )
+        raise IllegalAction(
+            "throw_does_not_match_cup",
+            color=first["color"],
+            expected=first["expected"],
+            seen=first["seen"],
+            differences=differences,
         )
-        return after, [event, *self._turn_events(after)]
+
+    def _dice_to_throw(self, state: OraklosState) -> int:
+        if state.options.unseen_fills:
+            return LEFT_ON_TABLE * len(COLORS) + state.players * CUP_PER_ROUND[state.players]
+        return state.cup.total
 
     def _take_marker(self, state: OraklosState, action: TakeMarker) -> Step:
         if state.phase is not Phase.SEARCH:
@@ -313,16 +463,37 @@ class Oraklos:
             raise IllegalAction(
                 "not_your_claim", seat=action.seat, claimant=claimant.seat, marker=claimant.marker
             )
+        self._check_reading(state)
         data: dict[str, Any] = {
             "seat": claimant.seat,
             "marker": claimant.marker,
             "card": claimant.card,
+            "by_card": False,
         }
         if isinstance(action, Hesitate):
             valid = False
             cause = "hesitation"
             data.update(hesitated=True, dice=[], valid=False, rule=None, code="hesitation")
-            data["params"] = {}
+            data.update(params={}, prediction=None)
+        elif not action.dice and state.options.claims is Claims.CARD:
+            found = find(
+                state.table,
+                claimant.card,
+                either_direction=state.options.either_direction,
+                holes_allowed=state.options.holes_allowed,
+            )
+            valid = found is not None
+            cause = "claim"
+            data.update(
+                hesitated=False,
+                by_card=True,
+                dice=[] if found is None else list(found.dice),
+                valid=valid,
+                rule=None,
+                code="valid" if valid else "no_true_prediction",
+                params={},
+                prediction=None if found is None else found.to_json(),
+            )
         else:
             indices = self._check_four(state, action.dice)
             verdict = check(
@@ -341,6 +512,7 @@ class Oraklos:
                 rule=None if verdict.rule is None else verdict.rule.value,
                 code=verdict.code,
                 params=dict(verdict.params),  # JSON values, says ``Verdict``
+                prediction=None if verdict.prediction is None else verdict.prediction.to_json(),
             )
         points = claimant.marker if valid else -claimant.marker
         line = ScoreLine(state.round, claimant.seat, points, cause, claimant.card, claimant.marker)
@@ -353,6 +525,7 @@ class Oraklos:
             scored=state.scored + 1,
         )
         data.update(points=points, score=after.scores[claimant.seat], discarded=claimant.card)
+        after = dataclasses.replace(after, last_judgement=_judgement(state, "claim_result", data))
         events = [Event("claim_result", data)]
         if after.scored == len(after.markers):
             return self._end_scoring(after, events)
@@ -375,13 +548,22 @@ class Oraklos:
         if state.mode is Mode.JUNIOR:
             return self._next_round(state, events)
         order = retrieval_order(state.round_points, state.first_player)
-        after = dataclasses.replace(state, phase=Phase.RETRIEVE, retrieval_order=order, retrieved=0)
         events.append(
             Event(
                 "retrieval_order",
-                {"order": list(order), "best": order[0], "points": list(state.round_points)},
+                {
+                    "order": list(order),
+                    "best": order[0],
+                    "points": list(state.round_points),
+                    "count": CUP_PER_ROUND[state.players],
+                    "passes_to": (state.first_player + 1) % state.players,
+                },
             )
         )
+        if state.options.unseen_fills:  # the dice are taken back by hand, unseen: the order
+            # stays on show until the next throw
+            return self._next_round(dataclasses.replace(state, retrieval_order=order), events)
+        after = dataclasses.replace(state, phase=Phase.RETRIEVE, retrieval_order=order, retrieved=0)
         events.extend(self._turn_events(after))
         return after, events
 
@@ -422,6 +604,7 @@ class Oraklos:
         card = _card_named(action.card)
         if card not in state.shared:
             raise IllegalAction("not_a_shared_card", card=card, shared=list(state.shared))
+        self._check_reading(state)
         prediction = find(
             state.table,
             card,
@@ -430,21 +613,21 @@ class Oraklos:
         )
         points = 1 if prediction is None else -1
         after = self._score(state, ScoreLine(state.round, seat, points, "naming", card))
-        event = Event(
-            "card_named",
-            {
-                "seat": seat,
-                "card": card,
-                "prediction": None if prediction is None else prediction.to_json(),
-                "points": points,
-                "score": after.scores[seat],
-            },
-        )
+        data = {
+            "seat": seat,
+            "card": card,
+            "prediction": None if prediction is None else prediction.to_json(),
+            "points": points,
+            "score": after.scores[seat],
+        }
+        after = dataclasses.replace(after, last_judgement=_judgement(state, "card_named", data))
+        event = Event("card_named", data)
         return self._end_antipodes_round(after, [event])
 
     def _all_found(self, state: OraklosState) -> Step:
         if state.phase is not Phase.NAME:
             raise IllegalAction("no_naming_now", phase=state.phase.value)
+        self._check_reading(state)
         made = {p.card for p in predictions(state.table, holes_allowed=state.options.holes_allowed)}
         either = state.options.either_direction
         missed = [
@@ -472,8 +655,11 @@ class Oraklos:
 
     def _start_round(self, state: OraklosState, first: int, events: list[Event]) -> Step:
         """Deal (each seat up to three cards from the first player, or six shared cards), then
-        wait for the cup to be filled or the dice to be thrown."""
+        wait for the cup to be filled or the dice to be thrown. With a drawn deck, wait for the
+        cards drawn instead."""
         n = state.players
+        if state.options.drawn:
+            return self._start_drawing(state, first, events)
         deck = list(state.deck)
         hands = [list(h) for h in state.hands]
         shared = list(state.shared)
@@ -490,10 +676,9 @@ class Oraklos:
                 if len(hand) < HAND_SIZE:
                     exhausted = True
                     break
-        standard = state.mode is Mode.STANDARD
         after = dataclasses.replace(
             state,
-            phase=Phase.FILL if standard else Phase.THROW,
+            phase=self._phase_after_cards(state),
             round=state.round + 1,
             first_player=first,
             deck=tuple(deck),
@@ -504,7 +689,7 @@ class Oraklos:
             on_table=Pool(),
             markers=(),
             scored=0,
-            retrieval_order=(),
+            retrieval_order=state.retrieval_order if state.options.unseen_fills else (),
             retrieved=0,
         )
         events.append(self._round_event(after))
@@ -514,6 +699,111 @@ class Oraklos:
             return self._finish(after, Termination.DECK_EXHAUSTED, events)
         events.extend(self._turn_events(after))
         return after, events
+
+    def _start_drawing(self, state: OraklosState, first: int, events: list[Event]) -> Step:
+        n = state.players
+        after = dataclasses.replace(
+            state,
+            phase=Phase.DRAW,
+            round=state.round + 1,
+            first_player=first,
+            fills=(None,) * n,
+            table=(),
+            on_table=Pool(),
+            markers=(),
+            scored=0,
+            retrieval_order=state.retrieval_order if state.options.unseen_fills else (),
+            retrieved=0,
+        )
+        events.append(self._round_event(after))
+        if self.cards_left(after) < sum(self._to_draw(after)):
+            events.append(Event("deck_exhausted", {"round": after.round}))
+            return self._finish(after, Termination.DECK_EXHAUSTED, events)
+        if not any(self._to_draw(after)):  # nobody needs a card: no drawing this round
+            after = dataclasses.replace(after, phase=self._phase_after_cards(after))
+        events.extend(self._turn_events(after))
+        return after, events
+
+    def _draw(self, state: OraklosState, action: DrawCards | RevealCards) -> Step:
+        if state.phase is not Phase.DRAW:
+            raise IllegalAction("no_drawing_now", phase=state.phase.value)
+        antipodes = state.mode is Mode.ANTIPODES
+        if isinstance(action, DrawCards):
+            if antipodes:
+                raise IllegalAction("cards_are_shared")
+            seat = action.seat
+            self._check_seat(state, seat)
+            hand = state.hands[seat]
+            if len(hand) >= HAND_SIZE:
+                raise IllegalAction("hand_already_full", seat=seat)
+            cards = self._check_drawn(state, action.cards, HAND_SIZE - len(hand))
+            after = dataclasses.replace(
+                state, hands=_replace_at(state.hands, seat, (*hand, *cards))
+            )
+            data: dict[str, Any] = {
+                "seat": seat,
+                "cards": list(cards),
+                "hand": list(after.hands[seat]),
+            }
+            kind = "cards_drawn"
+        else:
+            if not antipodes:
+                raise IllegalAction("no_shared_cards")
+            cards = self._check_drawn(state, action.cards, SHARED_CARDS - len(state.shared))
+            after = dataclasses.replace(state, shared=(*state.shared, *cards))
+            data = {"cards": list(cards), "shared": list(after.shared)}
+            kind = "cards_revealed"
+        data["deck"] = self.cards_left(after)
+        events = [Event(kind, data)]
+        if not any(self._to_draw(after)):  # every hand is full, or the six shared cards are out
+            after = dataclasses.replace(after, phase=self._phase_after_cards(after))
+            events.extend(self._turn_events(after))
+        return after, events
+
+    def _check_drawn(
+        self, state: OraklosState, named: Sequence[str], needed: int
+    ) -> tuple[str, ...]:
+        """The cards named, in standard form: each a card of this deck, seen for the first time
+        (each card exists once)."""
+        if len(named) != needed:
+            raise IllegalAction("wrong_number_of_cards", given=len(named), needed=needed)
+        in_play = {c for hand in state.hands for c in hand} | set(state.shared)
+        deck = set(_deck_of(state.options))
+        cards: list[str] = []
+        for text in named:
+            card = _card_named(text)
+            if card not in deck:
+                raise IllegalAction("not_in_this_deck", card=card)
+            if card in cards:
+                raise IllegalAction("card_named_twice", card=card)
+            if card in in_play:
+                raise IllegalAction("card_already_in_play", card=card)
+            if card in state.discards:
+                raise IllegalAction("card_already_discarded", card=card)
+            cards.append(card)
+        return tuple(cards)
+
+    @staticmethod
+    def _to_draw(state: OraklosState) -> list[int]:
+        """How many cards each seat needs to have three (Antipodes: one count, the shared
+        cards needed to have six)."""
+        if state.mode is Mode.ANTIPODES:
+            return [SHARED_CARDS - len(state.shared)]
+        return [HAND_SIZE - len(hand) for hand in state.hands]
+
+    def cards_left(self, state: OraklosState) -> int:
+        """The cards not yet drawn: the companion's deck, or, with a drawn deck, every card of
+        the game not yet seen."""
+        if not state.options.drawn:
+            return len(state.deck)
+        seen = len(state.discards) + len(state.shared) + sum(len(h) for h in state.hands)
+        return len(_deck_of(state.options)) - seen
+
+    @staticmethod
+    def _phase_after_cards(state: OraklosState) -> Phase:
+        if state.mode is Mode.STANDARD and not state.options.unseen_fills:
+            return Phase.FILL
+        return Phase.THROW
 
     def _round_event(self, state: OraklosState) -> Event:
         return Event("round_started", {"round": state.round, "first_player": state.first_player})
@@ -540,13 +830,35 @@ class Oraklos:
 
     def _turn_events(self, state: OraklosState) -> list[Event]:
         """Whose turn it is, said when it changes."""
+        if state.phase is Phase.DRAW:
+            counts = self._to_draw(state)
+            antipodes = state.mode is Mode.ANTIPODES
+            needed = [] if antipodes else [{"seat": s, "count": c} for s, c in enumerate(counts)]
+            return [
+                Event(
+                    "draw_started",
+                    {
+                        "needed": [n for n in needed if n["count"]],
+                        "shared": counts[0] if antipodes else 0,
+                        "deck": self.cards_left(state),
+                    },
+                )
+            ]
         if state.phase is Phase.FILL:
             return [
                 Event("fill_turn", {"seat": state.filler, "count": CUP_PER_ROUND[state.players]})
             ]
         if state.phase is Phase.THROW:
+            each = CUP_PER_ROUND[state.players] if state.options.unseen_fills else 0
             return [
-                Event("throw_awaited", {"thrower": state.first_player, "dice": state.cup.total})
+                Event(
+                    "throw_awaited",
+                    {
+                        "thrower": state.first_player,
+                        "dice": self._dice_to_throw(state),
+                        "fill_each": each,
+                    },
+                )
             ]
         if state.phase is Phase.SEARCH:
             return [Event("search_started", {"markers": list(MARKERS)})]
@@ -618,13 +930,14 @@ class Oraklos:
     def public_view(self, state: OraklosState) -> JSON:
         """Everything the table can see. Never what a seat put in the cup before the throw:
         until then each seat's supply is shown as it was before filling."""
-        thrown = bool(state.table)
+        thrown = _thrown(state)
         supplies = [
             (supply if thrown or fill is None else supply + fill).to_json()
             for supply, fill in zip(state.supplies, state.fills, strict=False)
         ]
         taken = {m.marker for m in state.markers}
         claimant = state.claimant
+        unseen = state.options.unseen_fills
         return {
             "game": self.title,
             "players": state.players,
@@ -639,18 +952,28 @@ class Oraklos:
             "winning_score": state.options.winning_score,
             "hands": [list(h) for h in state.hands] if state.mode is not Mode.ANTIPODES else [],
             "shared": list(state.shared),
-            "deck": len(state.deck),
+            "deck": self.cards_left(state),
+            "to_draw": self._to_draw(state)
+            if state.phase is Phase.DRAW and state.mode is not Mode.ANTIPODES
+            else [],
+            "shared_to_draw": self._to_draw(state)[0]
+            if state.phase is Phase.DRAW and state.mode is Mode.ANTIPODES
+            else 0,
             "discards": list(state.discards),
             "supplies": supplies,
             "cup": {
-                "dice": 0 if thrown else state.cup.total,
-                "base": None if thrown else state.cup_base.to_json(),
+                "dice": 0 if thrown else self._dice_to_throw(state),
+                "base": None if thrown or unseen else state.cup_base.to_json(),
                 "filled": [s for s, f in enumerate(state.fills) if f is not None]
                 if state.mode is Mode.STANDARD
                 else [],
                 "per_player": CUP_PER_ROUND[state.players] if state.mode is Mode.STANDARD else 0,
             },
-            "table": [{"index": i, **d.to_json()} for i, d in enumerate(state.table)],
+            "table": [
+                {"index": i, **d.to_json(), "flagged": d.flagged} for i, d in enumerate(state.table)
+            ],
+            "mismatch": self.mismatch(state),
+            "correctable": self.correctable(state),
             "on_table": state.on_table.to_json(),
             "markers": [_marker_json(m) for m in state.markers],
             "markers_left": [m for m in MARKERS if m not in taken]
@@ -658,6 +981,7 @@ class Oraklos:
             else [],
             "claimant": None if claimant is None else _marker_json(claimant),
             "retrieval_order": list(state.retrieval_order),
+            "last_judgement": state.last_judgement,
             "ledger": [line.to_json() for line in state.ledger],
             "outcome": None if state.outcome is None else state.outcome.to_json(),
         }
@@ -669,7 +993,7 @@ class Oraklos:
         inside = 0 <= seat < state.players
         fill = state.fills[seat] if inside else None
         view["my_cup"] = None if fill is None else fill.to_json()
-        has_supply = inside and state.mode is Mode.STANDARD
+        has_supply = inside and bool(state.supplies)
         view["my_supply"] = state.supplies[seat].to_json() if has_supply else None
         return view
 
@@ -699,6 +1023,7 @@ class Oraklos:
 
     @staticmethod
     def _turn(state: OraklosState) -> int | None:
+        """The seat the table waits for, if one (None while drawing, searching or naming)."""
         if state.phase is Phase.FILL:
             return state.filler
         if state.phase is Phase.THROW:
@@ -730,11 +1055,33 @@ def _pools_within(available: Pool, total: int) -> Iterator[Pool]:
                     yield Pool(red, yellow, blue, black)
 
 
+def _thrown(state: OraklosState) -> bool:
+    """Whether the round's dice lie on the table (a game over keeps its last throw)."""
+    return state.phase in THROWN or (state.phase is Phase.OVER and bool(state.table))
+
+
+def _deck_of(options: Options) -> tuple[str, ...]:
+    return ANTIPODES_CARDS if options.mode is Mode.ANTIPODES else WISH_CARDS
+
+
 def _card_named(card: str) -> str:
     text = card.strip().upper()
     if len(text) != 4 or any(letter not in "RYBK" for letter in text):
         raise IllegalAction("no_such_card", card=card)
     return canonical(text)
+
+
+def _judgement(state: OraklosState, kind: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A judged claim or named card for the public view: the event's data, the round, and the
+    dice it is about (named, or the prediction found), with their places on the table."""
+    prediction = data.get("prediction")
+    indices = data.get("dice") or (prediction["dice"] if prediction else [])
+    return {
+        "kind": kind,
+        "round": state.round,
+        **data,
+        "corners": [{"index": i, **state.table[i].to_json()} for i in indices],
+    }
 
 
 def _marker_json(marker: MarkerOnCard) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
 from companion.game import Action, IllegalAction, Outcome
 from companion.games.oraklos.dice import Color, Die
@@ -33,7 +33,29 @@ class Mode(enum.Enum):
     ANTIPODES = "antipodes"
 
 
+class Fills(enum.Enum):
+    """How the cup is filled in the standard game."""
+
+    ENTERED = "entered"  # each seat enters what it puts in (in secret); supplies are tracked
+    UNSEEN = "unseen"  # the players fill it with their own hands: the companion never knows
+
+
+class DeckSource(enum.Enum):
+    """Where the wish cards come from."""
+
+    DEALT = "dealt"  # the companion shuffles (from the seed) and deals
+    DRAWN = "drawn"  # the players draw from their own deck and enter the cards
+
+
+class Claims(enum.Enum):
+    """How a claim is judged."""
+
+    SHOWN = "shown"  # the claimant names four dice, judged by ``check``
+    CARD = "card"  # the companion says whether the claimant's card has a true prediction
+
+
 class Phase(enum.Enum):
+    DRAW = "draw"  # deck "drawn": the players draw their cards and the host enters them
     FILL = "fill"  # standard: the players put dice into the cup in turn, in secret
     THROW = "throw"  # the first player throws; the camera (or the host) reads the dice
     SEARCH = "search"  # standard and Junior: players grab markers and lay them on their cards
@@ -114,10 +136,13 @@ class Options:
     mode: Mode = Mode.STANDARD
     either_direction: bool = False  # a card also matches its colours met anticlockwise
     first_player: int = 0
+    fills: Fills = Fills.ENTERED
+    deck: DeckSource = DeckSource.DEALT
+    claims: Claims = Claims.SHOWN
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
-        known = {"players", "mode", "either_direction", "first_player"}
+        known = {"players", "mode", "either_direction", "first_player", "fills", "deck", "claims"}
         unknown = set(data) - known
         if unknown:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
@@ -143,7 +168,15 @@ class Options:
         first = data.get("first_player", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
             raise IllegalAction("no_such_seat", seat=first, players=players)
-        return Options(players, mode, either, first)
+        return Options(
+            players,
+            mode,
+            either,
+            first,
+            _choice(data, "fills", Fills.ENTERED),
+            _choice(data, "deck", DeckSource.DEALT),
+            _choice(data, "claims", Claims.SHOWN),
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -151,7 +184,19 @@ class Options:
             "mode": self.mode.value,
             "either_direction": self.either_direction,
             "first_player": self.first_player,
+            "fills": self.fills.value,
+            "deck": self.deck.value,
+            "claims": self.claims.value,
         }
+
+    @property
+    def unseen_fills(self) -> bool:
+        """The standard game with the cup filled by hand: no supplies, no fill, no retrieval."""
+        return self.mode is Mode.STANDARD and self.fills is Fills.UNSEEN
+
+    @property
+    def drawn(self) -> bool:
+        return self.deck is DeckSource.DRAWN
 
     @property
     def holes_allowed(self) -> bool:
@@ -161,6 +206,24 @@ class Options:
     @property
     def winning_score(self) -> int:
         return ANTIPODES_WINNING_SCORE if self.mode is Mode.ANTIPODES else WINNING_SCORE
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+def _choice(data: Mapping[str, Any], option: str, default: E) -> E:
+    """An option taking one of an enum's values, or a refusal naming the allowed ones."""
+    kind = type(default)
+    value = data.get(option, default.value)
+    try:
+        return kind(value)
+    except ValueError:
+        raise IllegalAction(
+            "unknown_option_value",
+            option=option,
+            value=value,
+            choices=[m.value for m in kind],
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -205,22 +268,26 @@ class OraklosState:
     phase: Phase
     round: int
     first_player: int
-    deck: tuple[str, ...]  # face down, top card first
+    deck: tuple[str, ...]  # face down, top card first (empty with a drawn deck: none is kept)
     hands: tuple[tuple[str, ...], ...]  # standard and Junior: each seat's face-up wish cards
     shared: tuple[str, ...]  # Antipodes: the cards on the table
     discards: tuple[str, ...]
     scores: tuple[int, ...]
     ledger: tuple[ScoreLine, ...]
-    supplies: tuple[Pool, ...]  # standard: the dice in front of each player (fills taken out)
-    cup_base: Pool  # the dice in the cup before the players fill it: public
+    supplies: tuple[Pool, ...]  # standard: the dice in front of each player (fills taken out);
+    # empty with fills "unseen", and in Junior and Antipodes
+    cup_base: Pool  # the dice in the cup before the players fill it: public (unknown if unseen)
     fills: tuple[Pool | None, ...]  # standard: what each seat put in the cup; secret until thrown
-    table: tuple[Die, ...]  # the dice as read after the throw (empty before it)
+    table: tuple[Die, ...]  # the dice as read after the throw (empty before it), as corrected
     on_table: Pool  # the dice still lying on the table (retrieval takes them away)
     markers: tuple[MarkerOnCard, ...]  # in the order they were taken
     scored: int  # how many of the round's claims are settled (in the order 3, 2, 1)
     retrieval_order: tuple[int, ...]
     retrieved: int  # how many seats have taken their dice back
     outcome: Outcome | None
+    # the last judged claim or named card, as its event told it, with the dice it named (their
+    # places: the next round may have cleared the table): shown until the next judgement
+    last_judgement: Mapping[str, Any] | None = None
 
     @property
     def players(self) -> int:
@@ -339,11 +406,12 @@ class EndSearch(Action):
 @dataclass(frozen=True)
 class Claim(Action):
     """The claimant shows four dice (indices into the throw, in any order: the referee tries
-    every way round them)."""
+    every way round them). With claims "card", no dice: the companion looks for a true
+    prediction of the claimant's card itself."""
 
     kind: ClassVar[str] = "claim"
     seat: int
-    dice: tuple[int, ...]
+    dice: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -377,6 +445,57 @@ class AllFound(Action):
     kind: ClassVar[str] = "all_found"
 
 
+@dataclass(frozen=True)
+class DrawCards(Action):
+    """Deck "drawn": the cards a seat drew from the players' deck, exactly as many as it needs
+    to have three again (read from the table or typed by the host)."""
+
+    kind: ClassVar[str] = "draw_cards"
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RevealCards(Action):
+    """Deck "drawn", Antipodes: the cards turned face up to make six shared cards again."""
+
+    kind: ClassVar[str] = "reveal_cards"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DeckEmpty(Action):
+    """Deck "drawn": the players' deck has run out while drawing; the game ends."""
+
+    kind: ClassVar[str] = "deck_empty"
+
+
+@dataclass(frozen=True)
+class CorrectDie(Action):
+    """A person corrects a die misread by the camera: its colour and whether its hole shows."""
+
+    kind: ClassVar[str] = "correct_die"
+    index: int
+    color: Color
+    hole: bool
+
+
+@dataclass(frozen=True)
+class RemoveDie(Action):
+    """Something read as a die that is not one (the dice after it are numbered one less)."""
+
+    kind: ClassVar[str] = "remove_die"
+    index: int
+
+
+@dataclass(frozen=True)
+class AddDie(Action):
+    """A die the camera missed, placed by a person (it becomes the last die)."""
+
+    kind: ClassVar[str] = "add_die"
+    die: Die
+
+
 ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -389,6 +508,12 @@ ACTIONS: dict[str, type[Action]] = {
         TakeBack,
         NameCard,
         AllFound,
+        DrawCards,
+        RevealCards,
+        DeckEmpty,
+        CorrectDie,
+        RemoveDie,
+        AddDie,
     )
 }
 
