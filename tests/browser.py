@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -62,9 +63,12 @@ def chromium(profile: Path | None = None, width: int = 1200, height: int = 1000)
 def wait(
     driver: WebDriver, condition: Callable[[WebDriver], Any], what: str, timeout: float = WAIT
 ) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(
-        condition, f"timed out waiting for {what}"
-    )
+    return WebDriverWait(
+        driver,
+        timeout,
+        poll_frequency=0.05,
+        ignored_exceptions=(StaleElementReferenceException,),  # a live page re-renders
+    ).until(condition, f"timed out waiting for {what}")
 
 
 def revision(driver: WebDriver) -> int:

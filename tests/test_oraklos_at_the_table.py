@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from companion.game import IllegalAction, action_from_json
@@ -34,7 +36,8 @@ from companion.journal import Journal
 from companion.moderator import Table
 from companion.throws import ThrowDesk
 from vision.readings import DieReading
-from vision.sources import CameraUnavailable
+from vision.sources import CameraUnavailable, FrameSource
+from vision.synthetic import cube_scene
 from vision.throws import GeneratedThrowSource, ThrowCamera
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
@@ -248,11 +251,19 @@ def test_antipodes_naming_a_card_is_judged_from_the_read_throw(tmp_path: Path) -
     has = find(state.table, card, holes_allowed=True) is not None
     setup.table.submit(NameCard(1, card))
     assert setup.view()["scores"][1] == (-1 if has else 1)
+    judged = setup.view()["last_judgement"]
+    assert judged["kind"] == "card_named" and judged["card"] == card
+    if has:  # the page draws the prediction that was found, where its dice lay
+        assert [c["index"] for c in judged["corners"]] == judged["prediction"]["dice"]
+
     setup.read_and_correct()
     assert setup.state.phase is Phase.NAME
+    shared, table = setup.state.shared, setup.state.table
     setup.table.submit(AllFound())
-    said = " ".join(setup.voice.said)
-    assert "Bea" in said
+    judged = setup.view()["last_judgement"]
+    assert judged["cards"] == list(shared)
+    assert judged["missed"] == [c for c in shared if find(table, c, holes_allowed=True) is None]
+    assert "Bea" in " ".join(setup.voice.said)
 
 
 def test_a_misread_throw_blocks_scoring_until_it_is_corrected(tmp_path: Path) -> None:
@@ -317,3 +328,41 @@ def test_before_the_throw_the_snapshot_tells_nothing_of_what_each_seat_put_in(
         snap = setup.table.snapshot()
         snaps.append((snap["state"], snap["narration"], snap["picture"], setup.voice.said))
     assert snaps[0] == snaps[1]  # what is shown and what is said are the same either way
+
+
+class LiveTable(FrameSource):
+    """A camera over the table: the empty table, a hand throwing (moving frames), then the dice
+    at rest for as long as anyone looks."""
+
+    def __init__(self, frames: list[Any]) -> None:
+        self.frames = frames
+        self.reads = 0
+
+    def read(self) -> Any:
+        self.reads += 1
+        time.sleep(0.005)  # a camera gives frames at its own pace
+        return self.frames[min(self.reads, len(self.frames)) - 1].copy()
+
+
+def test_with_a_live_camera_the_throw_is_read_by_itself_once_the_dice_are_still(
+    tmp_path: Path,
+) -> None:
+    colors = [c for c in ("red", "yellow", "blue", "black") for _ in range(4)]
+    shot = cube_scene(21, colors=colors, noise=2.0)
+    empty = cube_scene(21, colors=[], noise=2.0).image
+    moving = [np.roll(shot.image, dx, axis=1) for dx in (30, 20, 10)]
+    source = LiveTable([empty] * 5 + moving + [shot.image])
+    journal = Journal(tmp_path / "journal.sqlite3")
+    table = Table(journal, Voice(), seats=5)
+    desk = ThrowDesk(table, ThrowCamera(source, None, 3, live=True))
+    table.new_game("oraklos", {"players": 2, "mode": "junior"}, NAMES[:2], "en", seed=1)
+    deadline = time.monotonic() + 60
+    while table.running is not None and table.running.state.phase is Phase.THROW:
+        assert time.monotonic() < deadline, "the watcher never read the throw"
+        time.sleep(0.05)
+    desk.close()
+    assert table.running is not None and table.running.state.phase is Phase.SEARCH
+    assert source.reads >= 5 + 3 + 3, "read only after motion, then still frames"
+    assert len(table.running.state.table) == 16
+    assert table.snapshot()["picture"] is not None
+    assert [a["kind"] for a in journal.actions(table.running.entry.id)] == ["throw"]

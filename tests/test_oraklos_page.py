@@ -89,11 +89,16 @@ def dice_shown(driver: WebDriver) -> list[tuple[int, str]]:
 
 
 def tap_die(driver: WebDriver, index: int) -> None:
-    driver.find_element(By.CSS_SELECTOR, f'{DIE}[data-index="{index}"]').click()
+    press(driver, By.CSS_SELECTOR, f'{DIE}[data-index="{index}"]')
+
+
+def press(driver: WebDriver, by: str, selector: str) -> None:
+    """Find and click, again if the live page re-rendered the element in between."""
+    wait(driver, lambda d: d.find_element(by, selector).click() or True, f"clicking {selector}")
 
 
 def click(driver: WebDriver, element_id: str) -> None:
-    driver.find_element(By.ID, element_id).click()
+    press(driver, By.ID, element_id)
 
 
 def die_of(reading: dict[str, Any]) -> Die:
@@ -167,7 +172,7 @@ def test_a_throw_is_read_corrected_and_a_claim_scored_live_on_both_pages(
     tap_die(driver, index)
     wait(driver, lambda d: d.find_element(By.ID, "o-menu").is_displayed(), "the die's menu")
     assert text(driver, "o-menu-title").startswith(f"Die {index}, {was}")
-    driver.find_element(By.CSS_SELECTOR, f'#o-menu-colors button[data-color="{new}"]').click()
+    press(driver, By.CSS_SELECTOR, f'#o-menu-colors button[data-color="{new}"]')
     wait(driver, lambda d: not d.find_element(By.ID, "o-menu").is_displayed(), "the menu to close")
     assert state(server)["table"][index]["color"] == new
     driver.switch_to.window(public)
@@ -181,7 +186,7 @@ def test_a_throw_is_read_corrected_and_a_claim_scored_live_on_both_pages(
     # Put back: the warning goes.
     driver.switch_to.window(host)
     tap_die(driver, index)
-    driver.find_element(By.CSS_SELECTOR, f'#o-menu-colors button[data-color="{was}"]').click()
+    press(driver, By.CSS_SELECTOR, f'#o-menu-colors button[data-color="{was}"]')
     driver.switch_to.window(public)
     wait(driver, lambda d: (index, was) in dice_shown(d), "the colour put back on the public page")
     wait(driver, lambda d: not d.find_element(By.ID, "o-mismatch").is_displayed(), "no warning")
@@ -192,7 +197,7 @@ def test_a_throw_is_read_corrected_and_a_claim_scored_live_on_both_pages(
     driver.switch_to.window(host)
     Select(driver.find_element(By.ID, "o-marker-seat")).select_by_value(str(seat))
     driver.find_element(By.CSS_SELECTOR, '#o-marker-choices button[aria-pressed="true"]')
-    driver.find_element(By.CSS_SELECTOR, f'#o-marker-cards button[data-card="{card}"]').click()
+    press(driver, By.CSS_SELECTOR, f'#o-marker-cards button[data-card="{card}"]')
     click(driver, "o-take-marker")
     driver.switch_to.window(public)
     badge = f'#o-seat-{seat} .wish-card[data-card="{card}"] .marker'
@@ -235,7 +240,7 @@ def test_a_refused_action_shows_its_reason_and_changes_nothing(
     view = state(server)
     seat, card, four = a_claim(view)
     Select(driver.find_element(By.ID, "o-marker-seat")).select_by_value(str(seat))
-    driver.find_element(By.CSS_SELECTOR, f'#o-marker-cards button[data-card="{card}"]').click()
+    press(driver, By.CSS_SELECTOR, f'#o-marker-cards button[data-card="{card}"]')
     click(driver, "o-take-marker")
     click(driver, "o-end-search")
     wait(driver, lambda d: d.find_element(By.ID, "o-claim-panel").is_displayed(), "the claim panel")
@@ -246,7 +251,7 @@ def test_a_refused_action_shows_its_reason_and_changes_nothing(
     wrong = next(
         c for c in ("red", "yellow", "blue", "black") if c != view["table"][four[0]]["color"]
     )
-    driver.find_element(By.CSS_SELECTOR, f'#o-menu-colors button[data-color="{wrong}"]').click()
+    press(driver, By.CSS_SELECTOR, f'#o-menu-colors button[data-color="{wrong}"]')
     wait(
         driver, lambda d: d.find_element(By.ID, "o-mismatch").is_displayed(), "the mismatch warning"
     )

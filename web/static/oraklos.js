@@ -251,6 +251,7 @@ function renderLastClaim(snap, s) {
   const claim = lastClaim(s);
   box.hidden = !claim;
   if (!claim) return box.replaceChildren();
+  if (claim.kind === "all_found") return renderAllFound(box, claim);
   const valid = !!claim.valid;
   box.className = "last-claim " + (valid ? "valid" : "invalid");
   const title = el("h2", "", t("last_claim"));
@@ -265,6 +266,19 @@ function renderLastClaim(snap, s) {
   box.replaceChildren(title, line);
   const reason = claimReason(claim);
   if (reason) box.append(el("p", "reason", reason));
+}
+
+// Antipodes, everyone agreed each shared card had a prediction: the six cards, those with none
+// marked.
+function renderAllFound(box, judged) {
+  box.className = "last-claim " + (judged.missed.length ? "invalid" : "valid");
+  const line = el("p", "claim-line", t(judged.missed.length ? "all_found_missed" : "all_found_right") + " ");
+  for (const card of judged.cards) {
+    const node = cardNode(card, "span");
+    if (judged.missed.includes(card)) node.classList.add("missed");
+    line.append(node);
+  }
+  box.replaceChildren(el("h2", "", t("last_claim")), line);
 }
 
 // The verdict's reason, as the companion said it: the engine's sentence code rendered with the

@@ -635,7 +635,9 @@ class Oraklos:
             for card in state.shared
             if card not in made and not (either and mirror(card) in made)
         ]
-        return self._end_antipodes_round(state, [Event("all_found", {"missed": missed})])
+        data = {"cards": list(state.shared), "missed": missed}
+        after = dataclasses.replace(state, last_judgement=_judgement(state, "all_found", data))
+        return self._end_antipodes_round(after, [Event("all_found", {"missed": missed})])
 
     def _end_antipodes_round(self, state: OraklosState, events: list[Event]) -> Step:
         if max(state.scores) >= state.options.winning_score:
@@ -1078,6 +1080,7 @@ def _judgement(state: OraklosState, kind: str, data: Mapping[str, Any]) -> dict[
     indices = data.get("dice") or (prediction["dice"] if prediction else [])
     return {
         "kind": kind,
+        "cause": "naming" if kind == "card_named" else None,
         "round": state.round,
         **data,
         "corners": [{"index": i, **state.table[i].to_json()} for i in indices],
