@@ -81,13 +81,13 @@ def test_regression_floors(all_readings: dict, labels: dict) -> None:
     f = figures(all_readings, labels)
     assert f["recall"] >= 0.99, f
     assert f["precision"] >= 0.99, f
-    assert f["values"] >= 0.94, f
+    assert f["values"] >= 0.99, f
 
 
 @needs_photos
 @pytest.mark.parametrize(
     ("day", "recall", "precision", "values"),
-    [("20191208", 0.99, 0.99, 0.945), ("20191209", 0.99, 0.99, 0.935)],
+    [("20191208", 0.99, 0.99, 0.99), ("20191209", 0.99, 0.99, 0.99)],
 )
 def test_regression_floors_per_day(
     all_readings: dict, labels: dict, day: str, recall: float, precision: float, values: float
@@ -99,12 +99,10 @@ def test_regression_floors_per_day(
 
 
 @needs_photos
-@pytest.mark.xfail(
-    strict=True,
-    reason="value accuracy is 0.95 even on these (training) photos, 0.84-0.95 on a held-out "
-    "session; the issue's target is 0.98",
-)
 def test_issue_targets(all_readings: dict, labels: dict) -> None:
+    """98 % found, 98 % of values right, at most 2 % false detections. On these (training)
+    photos this is a regression guard; the honest figures, on photos held out of training,
+    are in docs/vision/pips.md."""
     f = figures(all_readings, labels)
     assert f["recall"] >= 0.98 and f["precision"] >= 0.98 and f["values"] >= 0.98, f
 
@@ -130,7 +128,8 @@ def test_unflagged_readings_are_more_often_right(all_readings: dict, labels: dic
             ok[r.flagged] += r.value == lab[0]
     assert n[False] > 0
     if n[True]:
-        assert ok[False] / n[False] > ok[True] / n[True] + 0.2
+        assert ok[False] / n[False] > ok[True] / n[True]
+    assert ok[False] / n[False] >= 0.99
 
 
 def same_reading(a: list[DieReading], b: list[DieReading], tol: float) -> bool:

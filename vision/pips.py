@@ -21,10 +21,11 @@ trained by ``tools/train_pips.py``, see ``vision/models/README.md``):
 3. **Angle** (classical): the die's patch is thresholded against its own border colour (Otsu on
    the Lab distance) and the minimum-area rectangle of the blob at the centre gives the angle
    (0 when the blob is not a clear square, e.g. merged with a neighbour).
-4. **Value** (``models/pips_values.onnx``, 61 k weights): each candidate is cut from the
+4. **Value** (``models/pips_values.onnx``, 246 k weights): each candidate is cut from the
    full-resolution frame as a ``VALUE_PX``² crop (1.15 × its size, turned by its angle) and
    classified into 1-6 pips or "not a die"; all crops of a frame go in one batch. A candidate
-   with P(not a die) > ``REJECT_AT`` is dropped (the tray's holes, a box's rim).
+   with P(not a die) > ``REJECT_AT``, or more likely "not a die" than any value, is dropped
+   (the tray's holes, a box's rim).
 5. **Confidence** = √(heat) × (P(value) − ½ P(runner-up value)), halved for a die cut by the
    frame's border.
 6. **Size.** The detector's size is the side of the die's upright bounding box (as labelled);
@@ -197,7 +198,7 @@ class PipReader:
         p /= p.sum(axis=1, keepdims=True)
         readings = []
         for (x, y, size, angle, peak), probs in zip(found, p, strict=True):
-            if probs[6] > REJECT_AT:
+            if probs[6] > REJECT_AT or probs[6] >= probs[:6].max():
                 continue  # the second look says: not a die (a hole, a rim, a shadow)
             top = np.argsort(-probs[:6])
             confidence = math.sqrt(peak) * (float(probs[top[0]]) - 0.5 * float(probs[top[1]]))
