@@ -66,6 +66,7 @@ class GameRules:
     in_opening: Callable[[Any], bool]
     end_opening: Callable[[], Action] | None
     introduce: Callable[[Any], list[Event]]  # the starting situation, when there is no opening
+    long_presses: bool = False  # False: a button held down (Press.long) means nothing here
 
 
 def _resistance_rules() -> GameRules:
@@ -111,9 +112,29 @@ def _oraklos_rules() -> GameRules:
     )
 
 
+def _ostrakon_rules() -> GameRules:
+    """Ostrakon is played with the seat buttons (or real tessons read by the camera); there is
+    no eyes-closed phase: the game opens with the setup and the first question."""
+    from companion.games.ostrakon import Ostrakon
+    from companion.games.ostrakon import controls as ostrakon_controls
+    from companion.narration import ostrakon as ostrakon_narration
+
+    return GameRules(
+        interpret=ostrakon_controls.interpret,
+        blank_input=ostrakon_controls.Naming(),
+        lines=ostrakon_narration.lines,
+        opening_script=None,
+        in_opening=lambda state: False,
+        end_opening=None,
+        introduce=Ostrakon().opening_events,
+        long_presses=True,  # a long press of A claims to be the disciple
+    )
+
+
 RULES: dict[str, Callable[[], GameRules]] = {
     "resistance": _resistance_rules,
     "oraklos": _oraklos_rules,
+    "ostrakon": _ostrakon_rules,
 }
 
 
@@ -315,6 +336,8 @@ class Table:
         """A seat pressed A or B. Never raises for a rule problem: it answers with a message."""
         with self._lock:
             running = self._running
+            if press.long and (running is None or not running.rules.long_presses):
+                return PressResult(None)  # the press itself was reported on the way down
             if running is None:
                 return self._tell([Catalog(self.default_language).text("ignored.no_game")])
             result = running.rules.interpret(running.state, running.pending_input, press)

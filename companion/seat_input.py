@@ -15,5 +15,9 @@ class Button(enum.Enum):
 
 @dataclass(frozen=True)
 class Press:
+    """A seat pressed a button. ``long``: the button has now been held for the box's hold time
+    (reported after the ordinary press, which came on the way down)."""
+
     seat: int
     button: Button
+    long: bool = False

@@ -23,8 +23,11 @@ class Companion:
     buttons: Any
     simulated: bool
     throws: Any = None
+    tessons: Any = None
 
     def close(self) -> None:
+        if self.tessons is not None:
+            self.tessons.close()
         if self.throws is not None:
             self.throws.close()
             if self.throws.camera is not None:
@@ -77,15 +80,17 @@ def build(config: Config, speech: Any = None) -> Companion:
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)
     throws = open_throws(config, table, simulated)
+    tessons = open_tessons(config, table, throws)
     app = create_app(
         table,
         broadcaster,
         VirtualPanel(buttons) if simulated else None,
         leds=buttons.leds,
         throws=throws,
+        tessons=tessons,
     )
     table.resume()
-    return Companion(config, table, app, narrator, buttons, simulated, throws)
+    return Companion(config, table, app, narrator, buttons, simulated, throws, tessons)
 
 
 def open_throws(config: Config, table: Table, simulated: bool) -> Any:
@@ -116,3 +121,26 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
     expect = source.expect if isinstance(source, GeneratedThrowSource) else None
     log.info("camera: %s", source)
     return ThrowDesk(table, camera, expect)
+
+
+def open_tessons(config: Config, table: Table, throws: Any) -> Any:
+    """The reader of Ostrakon's revealed tessons, on the camera the dice use (one camera per
+    table; the two never read at once: a game has dice or tessons). In simulation the generated
+    camera shows tessons instead of dice. The seat zones come from ``seats.json`` in the data
+    folder when there is one (else the frame is shared evenly round its centre)."""
+    from companion.tessons import GeneratedTessonSource, TessonDesk
+    from vision.seats import BadSeatMap, SeatMap
+    from vision.throws import GeneratedThrowSource
+
+    camera = getattr(throws, "camera", None)
+    source = None if camera is None else camera.source
+    if isinstance(source, GeneratedThrowSource):
+        source = GeneratedTessonSource(0, (config.camera.width, config.camera.height))
+    seat_map = None
+    path = config.data_dir / "seats.json"
+    if path.exists():
+        try:
+            seat_map = SeatMap.load(path)
+        except BadSeatMap as exc:
+            log.warning("seat zones not used (shared evenly instead): %s", exc)
+    return TessonDesk(table, source, seat_map)

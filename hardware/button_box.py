@@ -4,6 +4,14 @@ gpiozero's ``bounce_time`` is not honoured by its MockPin, and behaves different
 libraries, so debouncing is done here, the same way on every pin factory: a press counts only
 when the button has been quiet (no edge at all) for ``bounce`` seconds before it. A contact that
 chatters on press or on release therefore yields exactly one press.
+
+**Long press.** Button A held down for ``hold`` seconds is reported a second time, as
+``Press(seat, A, long=True)`` (Ostrakon's disciple claim). It uses gpiozero's own ``hold_time``
+and ``when_held``: gpiozero's hold thread fires when the button has stayed down, with no edge
+at all, for the hold time, so a contact that chatters is not "held" until it has settled, and a
+release before the hold time reports nothing more. The ordinary press is still reported at once,
+on the way down: a long press is a short press followed, if the finger stays, by the long one.
+Games that have no use for long presses ignore them (``GameRules.long_presses``).
 """
 
 from __future__ import annotations
@@ -18,6 +26,8 @@ from typing import Any
 from companion.seat_input import Button, Press
 
 log = logging.getLogger(__name__)
+
+HOLD = 1.0  # seconds button A must stay down to count as a long press
 
 
 class Debouncer:
@@ -64,12 +74,14 @@ class ButtonBox:
         bounce: float = 0.04,
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
+        hold: float | None = HOLD,
     ) -> None:
         from gpiozero import LED
         from gpiozero import Button as GpioButton
 
         self.pin_factory = pin_factory
         self.pairs = tuple(pairs)
+        self.hold = hold
         self._on_press = on_press
         self._debouncer = Debouncer(bounce, clock)
         self._buttons: list[Any] = []
@@ -79,6 +91,9 @@ class ButtonBox:
                 device = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 device.when_pressed = self._handler(Press(seat, button), True)
                 device.when_released = self._handler(Press(seat, button), False)
+                if button is Button.A and hold is not None:
+                    device.hold_time = hold
+                    device.when_held = self._held(Press(seat, button, long=True))
                 self._buttons.append(device)
         for pin in leds:
             self._leds.append(LED(pin, pin_factory=pin_factory))
@@ -90,6 +105,17 @@ class ButtonBox:
                     self._on_press(press)
                 except Exception:
                     log.exception("a button press could not be handled; the game goes on")
+
+        return handle
+
+    def _held(self, press: Press) -> Callable[[], None]:
+        """Called by gpiozero's hold thread once the button has stayed down ``hold`` seconds."""
+
+        def handle() -> None:
+            try:
+                self._on_press(press)
+            except Exception:
+                log.exception("a long press could not be handled; the game goes on")
 
         return handle
 

@@ -14,6 +14,12 @@ are laid, and the first claim is checked by tapping its four dice:
 
     docs/images/oraklos-round.png  the host page after the claim, 1200 wide, whole page
 
+Then, on a third server, a 7-player Ostrakon game started on the host page: a few questions are
+asked and voted on the virtual button panel (some askers advance, some go under the Sun), then a
+new question is asked and three philosophers vote:
+
+    docs/images/ostrakon-path.png  the public page mid-vote, 1200 wide, whole page
+
 Usage: python scripts/screenshot.py [--out DIR]
 """
 
@@ -51,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "images")
     parser.add_argument(
-        "--only", choices=("resistance", "oraklos"), help="shoot one game's pages only"
+        "--only",
+        choices=("resistance", "oraklos", "ostrakon"),
+        help="shoot one game's pages only",
     )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -61,6 +69,8 @@ def main(argv: list[str] | None = None) -> int:
             resistance_pages(Path(tmp), args.out)
         if args.only in (None, "oraklos"):
             oraklos_round(Path(tmp), args.out / "oraklos-round.png")
+        if args.only in (None, "ostrakon"):
+            ostrakon_path(Path(tmp), args.out / "ostrakon-path.png")
     return 0
 
 
@@ -194,6 +204,70 @@ def _lay_marker(driver: WebDriver, seat: int, card: str) -> None:
         lambda d: len(d.find_elements(By.CSS_SELECTOR, "#o-seats .marker")) > before,
         "the marker on its card",
     )
+
+
+OSTRAKON_NAMES = ["Thales", "Hypatia", "Diogenes", "Aspasia", "Zeno", "Sappho", "Plato"]
+# Each question's votes, by place in the asker's eyes: the asker first, then the others (A white,
+# B black). 4 of 6 with the asker, 2 against: forward 2; all alike: under the Sun.
+OSTRAKON_VOTES = ["AAAAABB", "AAAAAAA", "ABBBBAA", "AAAABBB", "AAAAAAA", "BBBBBAA"]
+
+
+def ostrakon_path(tmp: Path, target: Path) -> None:
+    """An Ostrakon game a few questions in, shot on the public page in the middle of a vote."""
+    server = start_server(tmp / "ostrakon")
+    driver = chromium(tmp / "chromium-ostrakon", width=1200, height=1000)
+    try:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SCREEN)
+        driver.get(server.url + "/host")
+        wait_live(driver)
+        form = driver.find_element(By.ID, "new-game")
+        Select(form.find_element(By.NAME, "game")).select_by_value("ostrakon")
+        Select(form.find_element(By.NAME, "ostrakon_players")).select_by_visible_text("7")
+        form.find_element(By.NAME, "names").send_keys("\n".join(OSTRAKON_NAMES))
+        driver.find_element(By.ID, "start").click()
+        wait(driver, lambda d: d.find_element(By.ID, "os-ask").is_displayed(), "the question")
+        for votes in OSTRAKON_VOTES:
+            _ostrakon_question(server, votes)
+        view = server.state()["state"]
+        server.press(view["asker"], "A")  # the next question is asked
+        others = [s for s in range(view["players"]) if s != view["asker"]]
+        for seat, button in zip(others[:3], "ABA", strict=True):
+            server.press(seat, button)
+        revision = server.state()["revision"]
+        driver.get(server.url + "/")
+        wait_live(driver)
+        wait(
+            driver,
+            lambda d: d.execute_script("return Number(document.body.dataset.revision)") >= revision,
+            "the page to show the latest state",
+        )
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {**SCREEN, "height": height})
+        driver.save_screenshot(str(target))
+        shown = target.relative_to(ROOT) if target.is_relative_to(ROOT) else target
+        print(f"wrote {shown}")
+    finally:
+        driver.quit()
+        server.stop()
+
+
+def _ostrakon_question(server: Server, votes: str) -> None:
+    """One question: asked with the asker's A, voted as ``votes`` says (the asker first); on a
+    special day the asker names the first others and keeps their tesson."""
+    view = server.state()["state"]
+    asker = view["asker"]
+    others = [s for s in range(view["players"]) if s != asker]
+    server.press(asker, "A")
+    for seat, button in zip([asker, *others], votes, strict=True):
+        server.press(seat, button)
+    view = server.state()["state"]
+    if view["phase"] == "name":
+        named = others[: view["named_count"]]
+        status, answer = server.post("/api/act", {"kind": "name", "seat": asker, "named": named})
+        assert status == 200, answer
+        view = answer["state"]
+    if view["phase"] == "flip":
+        server.press(asker, "A")  # keep
 
 
 if __name__ == "__main__":

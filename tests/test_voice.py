@@ -176,6 +176,45 @@ def test_companion_say_writes_a_french_wav(tmp_path: Path) -> None:
     assert sounds_like_speech(measure(out))
 
 
+def ostrakon_turn_lines(lang: str) -> list[str]:
+    """What the table hears of a real Ostrakon question: the dealer's announcement, the call to
+    vote, and the count (from the engine's events, through the narration)."""
+    from companion.games.ostrakon import Ask, Ostrakon, Vote
+    from companion.narration.ostrakon import lines
+
+    game = Ostrakon()
+    catalog = Catalog(lang, ["Calippos", "Malia", "Nausicaa", "Doreminos", "Thalia"])
+    state = game.new({"players": 5, "pile": [0, 1, 2, 3, 4]}, 3)
+    events = game.opening_events(state)[-1:]
+    for action in (Ask(0), *[Vote(seat, seat != 4) for seat in range(5)]):
+        state, more = game.apply(state, action)
+        events += more
+    said = [line for event in events for line in lines(catalog, event)]
+    assert said[0].startswith(("Day 1 of 6.", "Jour 1 sur 6."))
+    assert any(line.startswith(("4 white, 1 black", "4 blancs, 1 noir")) for line in said)
+    return said
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_espeak_ng_speaks_an_ostrakon_turn_into_wavs(tmp_path: Path, lang: str) -> None:
+    said = ostrakon_turn_lines(lang)
+
+    for n, line in enumerate(said):
+        loud = write_wav(line, lang, tmp_path / f"{lang}{n}.wav")
+        assert loud.seconds > 0.8, line  # some seconds of speech per line, never an empty file
+        assert loud.rms > 0.01, line  # not silent
+        assert loud.voiced_share > 0.3, line
+        assert loud.seconds < 2 + 0.15 * len(line), line  # read, not stuck
+
+
+def test_the_french_ostrakon_turn_is_read_by_the_french_voice(tmp_path: Path) -> None:
+    """The same French sentence read by the English voice sounds different (another length)."""
+    (line, *_) = ostrakon_turn_lines("fr")
+    french = write_wav(line, "fr", tmp_path / "fr.wav").seconds
+    english = write_wav(line, "en", tmp_path / "en.wav").seconds
+    assert abs(french - english) > 0.2
+
+
 # -- choosing an engine ---------------------------------------------------------------------------
 
 

@@ -39,6 +39,7 @@ def create_app(
     panel: Any = None,
     leds: Any = None,
     throws: Any = None,
+    tessons: Any = None,
 ) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -144,6 +145,13 @@ def create_app(
         if throws is None:
             return error(409, Catalog(table.snapshot()["language"]).text("camera.missing"))
         return submitted(throws.read_now)
+
+    @app.post("/api/tessons/read")
+    def read_tessons() -> Any:
+        """Ostrakon by camera: read the tessons turned face up at this step of the reveal."""
+        if tessons is None:
+            return error(409, Catalog(table.snapshot()["language"]).text("camera.missing"))
+        return submitted(tessons.read_now)
 
     @app.get("/api/throw.jpg")
     def throw_picture() -> Any:

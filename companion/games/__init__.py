@@ -6,9 +6,14 @@ from typing import Any
 
 from companion.game import Game
 from companion.games.oraklos.engine import Oraklos
+from companion.games.ostrakon import Ostrakon
 from companion.games.resistance import Resistance
 
-GAMES: dict[str, Game[Any]] = {Resistance.title: Resistance(), Oraklos.title: Oraklos()}
+GAMES: dict[str, Game[Any]] = {
+    Resistance.title: Resistance(),
+    Oraklos.title: Oraklos(),
+    Ostrakon.title: Ostrakon(),
+}
 
 
 def game_for(title: str) -> Game[Any]:

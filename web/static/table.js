@@ -49,14 +49,22 @@ function render(snap) {
 
   const s = snap.state;
   const oraklos = !!s && snap.game === "oraklos";
+  const ostrakon = !!s && snap.game === "ostrakon";
+  document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
-  $("game").hidden = !s || oraklos;
+  $("game").hidden = !s || oraklos || ostrakon;
   $("oraklos").hidden = !oraklos;
+  $("ostrakon").hidden = !ostrakon;
   if ($("panel")) $("panel").hidden = oraklos;  // Oraklos is played on the page, not the buttons
   if (!s) return;
   if (oraklos) {
     renderOraklos(snap);
+    return;
+  }
+  if (ostrakon) {
+    Ostrakon.render(snap);
+    renderPanel(s, names);
     return;
   }
   renderResistance(snap, s, name);
@@ -107,9 +115,14 @@ function renderResistance(snap, s, name) {
     outcome.textContent = t("winner_" + s.outcome.winner);
     outcome.className = "outcome " + s.outcome.winner;
   }
+  renderPanel(s, names);
+}
+
+// The host page's virtual button panel (simulation): the players' names, only this game's seats.
+function renderPanel(s, names) {
   for (const label of document.querySelectorAll(".seat-name")) {
     const seat = Number(label.dataset.seat);
-    if (names[seat]) label.textContent = names[seat];
+    label.textContent = names[seat] || String(seat + 1);
   }
   for (const row of document.querySelectorAll(".panel li")) {
     row.hidden = Number(row.dataset.seat) >= s.players;  // seats left out of this game
@@ -183,12 +196,22 @@ function oraklosOptions(data) {
   };
 }
 
+// Votes by the seat buttons (the default, sent as nothing) or read from the tessons by the camera.
+function ostrakonOptions(data) {
+  const options = { players: Number(data.get("ostrakon_players")) };
+  if (data.get("votes") === "camera") options.votes = "camera";
+  return options;
+}
+
+const GAME_OPTIONS = { resistance: resistanceOptions, oraklos: oraklosOptions, ostrakon: ostrakonOptions };
+
 function setupHost() {
   const form = $("new-game");
   if (form) {
     const choose = () => {
       const game = form.elements.game.value;
-      for (const [id, shown] of [["resistance-options", game === "resistance"], ["oraklos-options", game === "oraklos"]]) {
+      for (const title of Object.keys(GAME_OPTIONS)) {
+        const id = title + "-options", shown = game === title;
         $(id).hidden = !shown;
         $(id).disabled = !shown;  // a disabled fieldset's fields are left out of the form's data
       }
@@ -211,7 +234,7 @@ function setupHost() {
           game,
           language: data.get("language"),
           names,
-          options: game === "oraklos" ? oraklosOptions(data) : resistanceOptions(data),
+          options: (GAME_OPTIONS[game] || resistanceOptions)(data),
         }));
       } catch (error) {
         $("setup-error").textContent = error.message;
@@ -228,6 +251,7 @@ function setupHost() {
     });
   }
   setupOraklosHost();
+  Ostrakon.setupHost();
 }
 
 fetch("/api/state").then((r) => r.json()).then((snap) => {

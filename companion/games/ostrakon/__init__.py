@@ -1,0 +1,55 @@
+"""Ostrakon (RULES.md §2): philosophers ask two-answer questions and try to predict the majority."""
+
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.ostrakon.path import DEFAULT_SYMBOLS, DayRule, Path
+from companion.games.ostrakon.state import (
+    ACTIONS,
+    ALL_ACTIONS,
+    CAMERA_ACTIONS,
+    Ask,
+    ClaimDisciple,
+    Flip,
+    Name,
+    Options,
+    OstrakonState,
+    Phase,
+    Revealed,
+    RevealStep,
+    Termination,
+    Tesson,
+    TessonLaid,
+    TurnResult,
+    Vote,
+    VoteMode,
+    VotesLaid,
+)
+from companion.games.ostrakon.subjects import Subject, SubjectDeck, default_subjects
+
+__all__ = [
+    "ACTIONS",
+    "ALL_ACTIONS",
+    "CAMERA_ACTIONS",
+    "DEFAULT_SYMBOLS",
+    "Ask",
+    "ClaimDisciple",
+    "DayRule",
+    "Flip",
+    "Name",
+    "Options",
+    "Ostrakon",
+    "OstrakonState",
+    "Path",
+    "Phase",
+    "RevealStep",
+    "Revealed",
+    "Subject",
+    "SubjectDeck",
+    "Termination",
+    "Tesson",
+    "TessonLaid",
+    "TurnResult",
+    "Vote",
+    "VoteMode",
+    "VotesLaid",
+    "default_subjects",
+]

@@ -1,0 +1,138 @@
+"""Playing Ostrakon with two buttons per seat (A, B) and no screen.
+
+Who presses what, phase by phase:
+
+- *Question*: the asker presses A once the question is put and the colours are said (``Ask``).
+- *Vote*, votes by buttons: A lays a white tesson, B a black one (``Vote``), the asker included.
+  A tesson may be changed, with the other button, until the last philosopher has voted.
+- *Vote*, votes by camera: a philosopher presses either button once their real tesson lies
+  face down (``TessonLaid``); when every tesson is down the reveal begins.
+- *Disciple*: a **long press of A** (held for the box's ``hold`` seconds) claims to be the
+  asker's disciple (``ClaimDisciple``). The button box reports the press at once, on the way
+  down, and the long press only when the hold time has passed: so a long press is also a short
+  press, and lays a white tesson (by camera: says the tesson is down) before the claim. The
+  philosopher may change that tesson with B as usual. Hence: *hold A before voting*. A
+  philosopher whose white tesson would be the last of the others' is then too late to claim (the
+  engine counts the tesson just laid), and if it is the very last tesson the vote closes at
+  once. A long press from the asker, or in any other phase, is the tail of a short press that
+  already did its job: it is ignored without a word.
+- *Naming* (Corruption, Oracle): the asker names *k* philosophers aloud; each named one presses
+  A to step forward (B to step back). Once *k* have stepped forward the companion reads them
+  back and the asker confirms with A (``Name``) or starts again with B (B clears the naming at
+  any time).
+- *Flip* (Oracle, Tromperie): the asker presses A to keep their tesson, B to turn it (``Flip``).
+  By camera on a day of Tromperie the asker may instead turn the real tesson and have the
+  camera read it again.
+- *Reveal* (votes by camera): the tessons are read by the camera; buttons are not used.
+
+Presses from seats with no say now are ignored with a spoken reason (``press_ignored``).
+
+This module is pure: it turns a press and the tentative naming into an action for the engine
+and feedback for the table. Feedback never depends on a secret: a vote gives none, and a flip
+on an Oracle day gives none either.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.game import Action, Event
+from companion.games.ostrakon.state import (
+    Ask,
+    ClaimDisciple,
+    Flip,
+    Name,
+    OstrakonState,
+    Phase,
+    TessonLaid,
+    Vote,
+)
+from companion.games.resistance.controls import ignored
+from companion.seat_input import Button, Press
+
+
+@dataclass(frozen=True)
+class Naming:
+    """The philosophers who stepped forward, before the asker confirms. Not journalled."""
+
+    named: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    """What a press means: the tentative naming after it, and an action and words, if any."""
+
+    pending: Naming
+    action: Action | None = None
+    feedback: tuple[Event, ...] = ()
+
+
+def interpret(state: OstrakonState, naming: Naming | None, press: Press) -> Interpretation:
+    naming = naming if isinstance(naming, Naming) else Naming()
+    seat, button = press.seat, press.button
+    if not 0 <= seat < state.players:
+        return _ignore(naming, seat, "no_such_seat")
+    if state.phase is Phase.OVER:
+        return _ignore(naming, seat, "game_over")
+    asker = state.asker
+    if press.long:
+        if button is Button.A and state.phase is Phase.VOTE and seat != asker:
+            return Interpretation(naming, ClaimDisciple(seat))
+        return Interpretation(naming)
+    if state.phase is Phase.QUESTION:
+        if seat != asker:
+            return _ignore(naming, seat, "question_first", asker=asker)
+        if button is Button.B:
+            return _ignore(naming, seat, "ask_with_a")
+        return Interpretation(naming, Ask(seat))
+    if state.phase is Phase.VOTE:
+        if not state.options.camera:
+            return Interpretation(naming, Vote(seat, button is Button.A))
+        if state.laid[seat]:
+            return _ignore(naming, seat, "tesson_already_down")
+        return Interpretation(naming, TessonLaid(seat))
+    if state.phase is Phase.NAME:
+        return _name(state, naming, seat, button)
+    if state.phase is Phase.FLIP:
+        if seat != asker:
+            return _ignore(naming, seat, "asker_decides", asker=asker)
+        return Interpretation(naming, Flip(seat, button is Button.B))
+    return _ignore(naming, seat, "camera_reads")  # Phase.REVEAL
+
+
+def _name(state: OstrakonState, naming: Naming, seat: int, button: Button) -> Interpretation:
+    asker = state.asker
+    assert asker is not None
+    size = state.options.named
+    named = naming.named
+    full = len(named) == size
+    if seat == asker:
+        if button is Button.B:
+            return Interpretation(Naming(), feedback=(Event("naming_cleared", {"asker": asker}),))
+        if not full:
+            return _ignore(naming, seat, "asker_confirms", count=size)
+        return Interpretation(Naming(), Name(asker, tuple(sorted(named))))
+    if button is Button.B:
+        if seat not in named:
+            return _ignore(naming, seat, "not_stepped_forward")
+        left = tuple(s for s in named if s != seat)
+        return Interpretation(
+            Naming(left),
+            feedback=(Event("named_out", {"seat": seat, "count": len(left), "size": size}),),
+        )
+    if seat in named:
+        return _ignore(naming, seat, "already_forward")
+    if full:
+        return _ignore(naming, seat, "naming_full", asker=asker)
+    joined = tuple(sorted((*named, seat)))
+    feedback = [Event("named_in", {"seat": seat, "count": len(joined), "size": size})]
+    if len(joined) == size:
+        feedback.append(Event("naming_read_back", {"asker": asker, "named": list(joined)}))
+    return Interpretation(Naming(joined), feedback=tuple(feedback))
+
+
+def _ignore(naming: Naming, seat: int, why: str, **more: object) -> Interpretation:
+    event = ignored(seat, why)
+    if more:
+        event = Event(event.kind, {**event.data, **more})
+    return Interpretation(naming, feedback=(event,))

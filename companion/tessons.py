@@ -1,0 +1,230 @@
+"""Ostrakon's votes by camera: the glue between ``vision.tessons`` and the table.
+
+With the option ``votes: "camera"`` the philosophers lay real tessons face down and the
+companion knows nothing of them until they are turned face up. At each step of the reveal the
+engine names the seats whose tessons are shown now (``state.expected``: the asker's on a day of
+Corruption, then the named ones', then the rest; or all at once). ``TessonDesk.read_now`` reads
+one frame from the overhead camera, finds the face-up tessons and the seat zone each lies in
+(``vision.tessons.read_tessons`` with a ``vision.seats.SeatMap``), and enters those seats'
+tessons as one ``Revealed`` action. Tessons of other seats on the frame (those shown at an
+earlier step, still lying face up) are not looked at. On a day of Tromperie, once all are shown,
+reading again enters the asker's decision: a tesson read in the other colour is a ``Flip``.
+
+Nothing is entered unless every expected seat shows exactly one tesson read with confidence: a
+tesson missing, doubled or unsure is said aloud and shown (``table.notice``), and the host reads
+again once it is put right. A missing camera never stops the game: the tessons can be entered on
+the host page, as the table reads them out.
+
+Seat zones: a source that knows its own zones (the generated camera of simulation, a test's
+frames) gives them as ``seat_map``; otherwise the map given to the desk (``seats.json`` in the
+data folder, drawn at calibration); otherwise the frame is shared evenly round its centre, seat 0
+facing the right-hand edge (3 o'clock) and the others clockwise on the picture, the middle of the
+table (a quarter of the frame's height round its centre) belonging to nobody.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from companion.game import Action, IllegalAction
+from companion.games.ostrakon.path import DayRule
+from companion.games.ostrakon.state import Flip, OstrakonState, Phase, Revealed, Tesson
+from companion.moderator import NoGame, Table
+
+log = logging.getLogger(__name__)
+
+
+def even_seat_map(players: int, width: int, height: int) -> Any:
+    """Zones shared evenly round the frame's centre: seat 0's faces the right-hand edge (3
+    o'clock), the others follow clockwise on the picture; the middle of the table is in none."""
+    from vision.seats import SeatMap
+
+    step = 360.0 / players
+    starts = [(i * step - step / 2) % 360.0 for i in range(players)]
+    return SeatMap.by_angles((width / 2, height / 2), starts, inner=height / 4)
+
+
+class TessonDesk:
+    """Reads revealed tessons for ``table`` from ``source`` (a ``vision.sources.FrameSource``,
+    or None without a camera)."""
+
+    def __init__(self, table: Table, source: Any, seat_map: Any = None) -> None:
+        self.table = table
+        self.source = source
+        self.seat_map = seat_map
+        self._lock = threading.Lock()
+        self._jpeg: bytes | None = None
+        self._readings: list[Any] = []
+
+    @property
+    def jpeg(self) -> bytes | None:
+        """The last frame read, annotated with the zones and the tessons seen (JPEG), or None."""
+        with self._lock:
+            return self._jpeg
+
+    @property
+    def readings(self) -> list[Any]:
+        """The tessons seen on the last frame read (``vision.readings.TessonReading``)."""
+        with self._lock:
+            return list(self._readings)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def read_now(self) -> Action:
+        """Read the table now and enter what this step of the reveal shows.
+
+        Raises ``NoGame``, ``IllegalAction`` (not an Ostrakon game by camera, not a time to
+        read, a tesson missing, doubled or unsure), ``vision.sources.CameraUnavailable`` or
+        ``vision.readings.UnreadableFrame``; in every such case nothing was entered.
+        """
+        state = self._state()
+        seats = self._seats_to_read(state)
+        if self.source is None:
+            from vision.sources import CameraUnavailable
+
+            raise CameraUnavailable(self._text("camera.tessons_missing"))
+        frame = self._frame(state)
+        zones = self._zones(state.players, frame)
+        from vision.tessons import read_tessons
+
+        readings = read_tessons(frame, zones)
+        self._keep(frame, readings, zones)
+        try:
+            sides = tessons_of(readings, seats)
+        except IllegalAction as refusal:
+            self.table.notice(self.table.explain(refusal))
+            raise
+        action = self._action(state, sides)
+        self.table.submit(action)
+        return action
+
+    def _state(self) -> OstrakonState:
+        running = self.table.running
+        if running is None:
+            raise NoGame("no game is running: start one on the host page")
+        if running.entry.title != "ostrakon":
+            raise IllegalAction("no_tessons_in_this_game", game=running.entry.title)
+        state = running.state
+        assert isinstance(state, OstrakonState)
+        if not state.options.camera:
+            raise IllegalAction("votes_by_buttons")
+        return state
+
+    @staticmethod
+    def _seats_to_read(state: OstrakonState) -> tuple[int, ...]:
+        if state.phase is Phase.REVEAL:
+            return state.expected
+        if state.phase is Phase.FLIP and state.day_rule is DayRule.TROMPERIE:
+            assert state.asker is not None
+            return (state.asker,)
+        raise IllegalAction("no_reveal_now", phase=state.phase.value)
+
+    @staticmethod
+    def _action(state: OstrakonState, sides: Mapping[int, bool]) -> Action:
+        if state.phase is Phase.FLIP:
+            asker = state.asker
+            assert asker is not None
+            return Flip(asker, sides[asker] != state.votes[asker])
+        return Revealed(tuple(Tesson(seat, white) for seat, white in sorted(sides.items())))
+
+    def _frame(self, state: OstrakonState) -> np.ndarray:
+        show = getattr(self.source, "show", None)
+        running = self.table.running
+        if callable(show) and running is not None:  # the generated camera: one scene a turn
+            show(state.players, (running.entry.id, state.turn))
+        frame = self.source.read()
+        assert isinstance(frame, np.ndarray)
+        return frame
+
+    def _zones(self, players: int, frame: np.ndarray) -> Any:
+        own = getattr(self.source, "seat_map", None)
+        if own is not None:
+            return own
+        if self.seat_map is not None:
+            return self.seat_map
+        height, width = frame.shape[:2]
+        return even_seat_map(players, width, height)
+
+    def _keep(self, frame: np.ndarray, readings: list[Any], zones: Any) -> None:
+        import cv2
+
+        from vision.tessons import annotate_tessons
+
+        ok, data = cv2.imencode(".jpg", annotate_tessons(frame, readings, zones))
+        with self._lock:
+            self._readings = list(readings)
+            self._jpeg = bytes(data) if ok else None
+
+    def _text(self, key: str) -> str:
+        running = self.table.running
+        if running is not None:
+            return running.catalog.text(key)
+        from companion.narration.catalog import Catalog
+
+        return Catalog(self.table.default_language).text(key)
+
+    def close(self) -> None:
+        """The source is the camera's owner's to close (it may be shared with the dice)."""
+
+
+def tessons_of(readings: Sequence[Any], seats: Sequence[int]) -> dict[int, bool]:
+    """Each expected seat's tesson (True: white) from a frame's readings, or a refusal naming
+    the first seat whose tesson is missing, doubled or unsure. Other seats are not looked at."""
+    out: dict[int, bool] = {}
+    for seat in seats:
+        mine = [r for r in readings if r.seat == seat]
+        if not mine:
+            raise IllegalAction("tesson_not_seen", seat=seat)
+        if len(mine) > 1:
+            raise IllegalAction("tessons_doubled", seat=seat, count=len(mine))
+        if mine[0].flagged:
+            raise IllegalAction("tesson_unsure", seat=seat)
+        out[seat] = mine[0].side == "white"
+    return out
+
+
+class GeneratedTessonSource:
+    """Simulation's camera for Ostrakon: a generated frame of the table (``vision.synthetic.
+    tesson_scene``) with a tesson face up in front of every seat, white or black at random, one
+    scene a turn (the same scene for every step of a turn, as shown tessons stay face up). It
+    knows its own seat zones (``seat_map``)."""
+
+    def __init__(self, seed: int = 0, resolution: tuple[int, int] = (1280, 720)) -> None:
+        self.seed = seed
+        self.resolution = resolution
+        self._key: tuple[int, Any] | None = None
+        self._scene: Any = None
+        self.description = f"generated tessons (seed {seed})"
+
+    def show(self, players: int, key: Any) -> None:
+        if self._key == (players, key):
+            return
+        from vision.synthetic import tesson_scene
+
+        width, height = self.resolution
+        seed = hash((self.seed, players, key)) % 2**31
+        self._scene = tesson_scene(seed, seats=players, width=width, height=height)
+        self._key = (players, key)
+
+    @property
+    def seat_map(self) -> Any:
+        return None if self._scene is None else self._scene.seats
+
+    @property
+    def last_truth(self) -> Any:
+        return None if self._scene is None else self._scene.tessons
+
+    def read(self) -> np.ndarray:
+        if self._scene is None:
+            self.show(5, None)
+        image = self._scene.image
+        assert isinstance(image, np.ndarray)
+        return image
+
+    def close(self) -> None:
+        self._scene = None
