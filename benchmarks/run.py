@@ -23,9 +23,11 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(1, str(ROOT / "tests"))  # serving.py: the host's logged-in HTTP client
 
 from companion.games.resistance import (  # noqa: E402
     Card,
@@ -113,11 +115,24 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+PIN = "2468"  # the host PIN of the benchmark's config: the host page is locked
+
+
 def post(url: str, body: dict) -> None:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
-    )
-    urllib.request.urlopen(request, timeout=10).read()
+    """A POST as the host: the session cookie and the CSRF token (``tests/serving.py``)."""
+    from serving import Client
+
+    base, _, path = url.partition("/api/")
+    client = HOSTS.get(base)
+    if client is None:
+        client = HOSTS[base] = Client(base)
+        status, page = client.login(PIN)
+        assert status == 200 and client.csrf, page[:300]
+    status, answer = client.post("/api/" + path, body)
+    assert status < 300, answer
+
+
+HOSTS: dict[str, Any] = {}
 
 
 def bench_sse() -> str:
@@ -127,6 +142,7 @@ def bench_sse() -> str:
             f'data_dir = "{folder}/data"\n[voice]\nengine = "console"\n'
             "[buttons]\nbounce_ms = 0\n[narration.pauses]\nintro = 0\n"
             "close_eyes = 0\ncylons_open = 0\ncylons_close = 0\n"
+            f'[host]\npin = "{PIN}"\n'
         )
         port = free_port()
         url = f"http://127.0.0.1:{port}"

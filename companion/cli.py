@@ -96,10 +96,23 @@ def _serve(args: argparse.Namespace) -> int:
         else "GPIO buttons"
     )
     url = f"http://{config.host}:{config.port}"
-    print(
-        f"Companion ready at {url}/ (host page {url}/host; {mode}); journal {config.journal_path}",
-        flush=True,
-    )
+    lines = [
+        f"Companion ready at {url}/ (host page {url}/host; {mode}); journal {config.journal_path}"
+    ]
+    if companion.lock.generated:
+        lines.append(
+            f"Host PIN: {companion.lock.pin} (new at each start; set [host] pin in the config "
+            "to keep one)"
+        )
+    else:
+        lines.append("Host PIN: the one set in the config ([host] pin)")
+    if config.host not in ("127.0.0.1", "localhost", "::1") and not config.secure_cookies:
+        lines.append(
+            "Note: the host's session cookie travels in clear on the network (plain HTTP); "
+            "see docs/SECURITY.md"
+        )
+    sys.stdout.write("".join(line + "\n" for line in lines))  # one write: the narrator's
+    sys.stdout.flush()  # console lines (another thread) cannot fall in between
     from waitress import serve
 
     try:
@@ -209,6 +222,9 @@ def _check_config(args: argparse.Namespace) -> int:
         f"  camera: {camera.source}, {camera.width}×{camera.height}; calibration: {calibration}; "
         f"settled after {camera.settle_frames} still frames"
     )
+    pin = "set here" if config.host_pin is not None else "a new one generated at each start"
+    cookies = "HTTPS only" if config.secure_cookies else "plain HTTP too"
+    print(f"  host PIN: {pin}; session cookies: {cookies}")
     print(f"  journal: {config.journal_path}")
     return 0
 

@@ -34,6 +34,8 @@ DEFAULT_DATA_DIR = Path("~/.local/share/tabletop-companion").expanduser()
 CAMERA_KEYWORDS = ("auto", "picamera")
 CAMERA_SIZES = range(160, 4097)
 SETTLE_FRAMES = range(1, 301)
+PIN_LENGTHS = range(4, 13)
+PIN_KEY = ("host", "pin")
 
 SCHEMA: dict[str, Any] = {
     "language": str,
@@ -50,6 +52,7 @@ SCHEMA: dict[str, Any] = {
         "calibration": str,
         "settle_frames": int,
     },
+    "host": {"pin": str, "secure_cookies": bool},
 }
 
 
@@ -92,6 +95,8 @@ class Config:
     pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
     source: Path | None = None
     camera: CameraConfig = CameraConfig()
+    host_pin: str | None = None  # ``[host] pin``; None: a new PIN is generated at each start
+    secure_cookies: bool = False  # ``[host] secure_cookies``: only over HTTPS
 
     @property
     def seats(self) -> int:
@@ -170,6 +175,20 @@ def parse(text: str, path: Path | None = None) -> Config:
             raise where.error(("narration", "pauses", key), "a pause is 0 to 120 seconds")
         pauses[key] = float(value)
 
+    host = data.get("host", {})
+    pin = host.get("pin")
+    if pin is not None and not (len(pin) in PIN_LENGTHS and pin.isascii() and pin.isdigit()):
+        raise where.error(
+            ("host", "pin"),
+            "the host PIN must be 4 to 12 digits "
+            + (
+                f"(this one has {len(pin)})"
+                if pin.isascii() and pin.isdigit()
+                else "(0 to 9, with no space, letter or other sign)"
+            )
+            + ': e.g. pin = "4812"; or leave it out to have a new PIN generated at each start',
+        )
+
     data_dir = Path(data.get("data_dir", str(DEFAULT_DATA_DIR))).expanduser()
     if path is not None and not data_dir.is_absolute():
         data_dir = path.parent / data_dir
@@ -188,6 +207,8 @@ def parse(text: str, path: Path | None = None) -> Config:
         pauses=pauses,
         source=path,
         camera=_camera(data.get("camera", {}), path, where),
+        host_pin=pin,
+        secure_cookies=host.get("secure_cookies", False),
     )
 
 
@@ -257,9 +278,13 @@ def _check_keys(
         elif expected is float:
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise where.error(here, f"{'.'.join(here)} must be a number of seconds")
+        elif expected is bool:
+            if not isinstance(value, bool):
+                raise where.error(here, f"{'.'.join(here)} must be true or false")
         elif isinstance(value, bool) or not isinstance(value, expected):
             kind = {str: "text in quotes", int: "a whole number", list: "a list [...]"}[expected]
-            raise where.error(here, f"{'.'.join(here)} must be {kind}")
+            hint = ' (e.g. pin = "4812": in quotes, so a leading 0 is kept)' * (here == PIN_KEY)
+            raise where.error(here, f"{'.'.join(here)} must be {kind}{hint}")
 
 
 def _pin_pairs(value: list[Any], where: _Locator) -> list[tuple[int, int]]:

@@ -72,9 +72,6 @@ class GameRules:
 def _resistance_rules() -> GameRules:
     from companion.games.resistance import EndNight, Phase, Resistance
 
-    def introduce(state: Any) -> list[Event]:
-        return [Resistance().command_event(state)] if state.phase is Phase.PROPOSE else []
-
     return GameRules(
         interpret=resistance_controls.interpret,
         blank_input=resistance_controls.Nomination(),
@@ -82,7 +79,7 @@ def _resistance_rules() -> GameRules:
         opening_script=resistance_narration.night_script,
         in_opening=lambda state: state.phase is Phase.NIGHT,
         end_opening=EndNight,
-        introduce=introduce,
+        introduce=Resistance().opening_events,
     )
 
 

@@ -49,8 +49,13 @@ class Header:
 def export_lines(journal: Journal, entry: GameEntry) -> Iterator[str]:
     game = game_for(entry.title)
     actions = [action_from_json(game.actions, a) for a in journal.actions(entry.id)]
-    yield json.dumps(Header(entry.title, entry.options, entry.seed).to_json())
-    for action in game.public_record(actions, entry.options, entry.seed):
+    kept = game.public_record(actions, entry.options, entry.seed)
+    options, seed = entry.options, entry.seed
+    public_setup = getattr(game, "public_setup", None)
+    if public_setup is not None:  # the seed would tell what the record leaves out
+        options, seed = public_setup(actions, entry.options, entry.seed)
+    yield json.dumps(Header(entry.title, options, seed).to_json())
+    for action in kept:
         yield json.dumps(action.to_json())
 
 

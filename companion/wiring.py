@@ -24,6 +24,7 @@ class Companion:
     simulated: bool
     throws: Any = None
     tessons: Any = None
+    lock: Any = None  # web.auth.HostLock: the host PIN and the session cookies' key
 
     def close(self) -> None:
         if self.tessons is not None:
@@ -44,6 +45,7 @@ def build(config: Config, speech: Any = None) -> Companion:
     from voice.narrator import Narrator
     from voice.speech import choose_speech
     from web.app import create_app
+    from web.auth import HostLock, spoken_digits
     from web.sse import Broadcaster
 
     if speech is None:
@@ -81,6 +83,7 @@ def build(config: Config, speech: Any = None) -> Companion:
     table.subscribe(broadcaster.publish)
     throws = open_throws(config, table, simulated)
     tessons = open_tessons(config, table, throws)
+    lock = HostLock.from_config(config.host_pin, config.data_dir, config.secure_cookies)
     app = create_app(
         table,
         broadcaster,
@@ -88,9 +91,15 @@ def build(config: Config, speech: Any = None) -> Companion:
         leds=buttons.leds,
         throws=throws,
         tessons=tessons,
+        lock=lock,
     )
     table.resume()
-    return Companion(config, table, app, narrator, buttons, simulated, throws, tessons)
+    if lock.generated:
+        # Said aloud once, to the room; never through the table, whose narration is public
+        # (the page, the snapshot) and never into the journal. The console shows it too (cli).
+        catalog = Catalog(config.language)
+        narrator.say(catalog.text("general.host_pin", digits=spoken_digits(lock.pin)), catalog.lang)
+    return Companion(config, table, app, narrator, buttons, simulated, throws, tessons, lock)
 
 
 def open_throws(config: Config, table: Table, simulated: bool) -> Any:

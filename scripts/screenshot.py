@@ -1,8 +1,9 @@
 """Screenshots of the live pages for the docs, from a real server and headless Chromium.
 
-Starts ``companion serve`` on loopback (the same way as tests/test_page.py), plays a 5-player
-Résistance game partway by clicking the host page's virtual button panel (mission 1 succeeds,
-mission 2 fails, a squad for mission 3 is rejected, the next one has some votes in), then saves:
+Starts ``companion serve`` on loopback (the same way as tests/test_page.py), logs in on the host
+page with the test config's PIN, plays a 5-player Résistance game partway by clicking the host
+page's virtual button panel (mission 1 succeeds, mission 2 fails, a squad for mission 3 is
+rejected, the next one has some votes in), then saves:
 
     docs/images/table.png        the public page, 1200x1000
     docs/images/host.png         the host page, 1200 wide, whole page (form and button panel)
@@ -36,6 +37,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from browser import (  # noqa: E402
     Player,
     chromium,
+    log_in,
     start_game_on_host,
     wait,
     wait_live,
@@ -79,7 +81,7 @@ def resistance_pages(tmp: Path, out: Path) -> None:
     server = start_server(tmp / "server")
     driver = chromium(tmp / "chromium", width=1200, height=1000)
     try:
-        driver.get(server.url + "/host")
+        log_in(driver, server)  # the host page is locked: the test config's PIN
         wait_live(driver)
         start_game_on_host(driver, NAMES, players=5)
         player = Player(driver, server)
@@ -135,7 +137,7 @@ def oraklos_round(tmp: Path, target: Path) -> None:
     driver = chromium(tmp / "chromium-oraklos", width=1200, height=1000)
     try:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SCREEN)
-        driver.get(server.url + "/host")
+        log_in(driver, server)  # the host page is locked: the test config's PIN
         wait_live(driver)
         form = driver.find_element(By.ID, "new-game")
         Select(form.find_element(By.NAME, "game")).select_by_value("oraklos")
@@ -218,7 +220,7 @@ def ostrakon_path(tmp: Path, target: Path) -> None:
     driver = chromium(tmp / "chromium-ostrakon", width=1200, height=1000)
     try:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", SCREEN)
-        driver.get(server.url + "/host")
+        log_in(driver, server)  # the host page is locked: the test config's PIN
         wait_live(driver)
         form = driver.find_element(By.ID, "new-game")
         Select(form.find_element(By.NAME, "game")).select_by_value("ostrakon")

@@ -1,5 +1,5 @@
-"""Real-browser helpers: headless Chromium, and a player who presses the host page's virtual
-buttons (the server itself comes from ``serving.py``).
+"""Real-browser helpers: headless Chromium, the host's login, and a player who presses the host
+page's virtual buttons (the server itself comes from ``serving.py``).
 
 Used by ``tests/test_page.py`` and by ``scripts/screenshot.py``. Nothing here is mocked: the
 server is the installed ``companion`` command, the browser is Debian's ``chromium``.
@@ -84,6 +84,26 @@ def wait_live(driver: WebDriver) -> None:
         lambda d: d.execute_script("return document.body.dataset.live") == "yes",
         "the page's live stream (/api/events) to open",
     )
+
+
+def log_in(driver: WebDriver, server: Server, pin: str | None = None) -> None:
+    """Open the host page and, if it asks, log in with the PIN (the test config's, or the one
+    the companion printed), as the host would. The session cookie then serves every window
+    of this browser; the driver is left on the host page."""
+    driver.get(server.url + "/host")
+    if not driver.find_elements(By.ID, "login-form"):
+        return
+    box = driver.find_element(By.ID, "pin")
+    box.clear()
+    box.send_keys(pin if pin is not None else server.pin)
+    driver.find_element(By.ID, "log-in").click()
+    wait(
+        driver,
+        lambda d: d.find_elements(By.ID, "new-game") or d.find_element(By.ID, "login-error").text,
+        "the host page after logging in",
+    )
+    refused = driver.find_elements(By.ID, "login-error")
+    assert not refused, f"the host could not log in: {refused[0].text}"
 
 
 def text(driver: WebDriver, element_id: str) -> str:

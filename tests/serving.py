@@ -2,25 +2,37 @@
 
 Used by the power-cut tests, the browser tests and ``scripts/screenshot.py``. Its output goes to
 a file, never to an unread pipe (console narration would fill the pipe and stall the narrator).
+
+The host page is locked (``docs/SECURITY.md``): ``Server.post`` goes through a logged-in host
+session (``Server.host()``: the PIN from the test config, the session cookie, the CSRF token);
+``Server.get`` and ``Server.visitor()`` are anyone on the network.
 """
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
+import tomllib
 import urllib.error
+import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 15.0  # seconds: the most any single step may take before a test gives up
+PIN = "2468"  # the host PIN of the test configs (``pin=None``: generated, read from the console)
+CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
+CSRF_FIELD = re.compile(r'name="csrf_token" value="([^"]+)"')
+CONSOLE_PIN = re.compile(r"^Host PIN: (\d+) ", re.MULTILINE)
 
 CONFIG = """\
 # Written by tests/serving.py: console narration, short night pauses, no debounce.
@@ -51,10 +63,15 @@ def free_port() -> int:
 
 
 def write_config(
-    directory: Path, pause: float = 0.1, cylons_open: float = 0.1, camera: str | None = None
+    directory: Path,
+    pause: float = 0.1,
+    cylons_open: float = 0.1,
+    camera: str | None = None,
+    pin: str | None = PIN,
 ) -> Path:
     """A config in ``directory``; ``camera`` is its ``[camera] source`` (e.g. ``"generated:3"``,
-    the simulated overhead camera), none by default."""
+    the simulated overhead camera), none by default; ``pin`` its ``[host] pin`` (None: the
+    companion generates one and shows it on the console)."""
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "config.toml"
     text = CONFIG.format(
@@ -62,8 +79,83 @@ def write_config(
     )
     if camera is not None:
         text += f"\n[camera]\nsource = {json.dumps(camera)}\n"
+    if pin is not None:
+        text += f"\n[host]\npin = {json.dumps(pin)}\n"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+class Client:
+    """One browser's worth of HTTP: its own cookies, and the CSRF token of its last host page.
+    Answers are (status, JSON) or, for a page, (status, HTML text)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        self.csrf: str | None = None
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        raw: bytes | None = None,
+        headers: Mapping[str, str] | None = None,
+        csrf: bool = True,
+    ) -> tuple[int, Any]:
+        """``csrf``: send this client's token (when it has one) in ``X-CSRF-Token``."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        sent = {"Content-Type": "application/json"}
+        if csrf and self.csrf is not None and method != "GET":
+            sent["X-CSRF-Token"] = self.csrf
+        sent.update(headers or {})
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=sent)
+        try:
+            with self.opener.open(request, timeout=10) as response:
+                return response.status, _decoded(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, _decoded(error.read())
+
+    def get(self, path: str) -> tuple[int, Any]:
+        return self.request("GET", path)
+
+    def post(self, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+        return self.request("POST", path, body, raw)
+
+    def host_page(self) -> tuple[int, str]:
+        """GET /host, keeping the token it carries (the login form's, or the host page's)."""
+        status, page = self.request("GET", "/host")
+        found = CSRF_META.search(page) or CSRF_FIELD.search(page)
+        if found:
+            self.csrf = found.group(1)
+        return status, str(page)
+
+    def login(self, pin: str) -> tuple[int, str]:
+        """The host page's login form, filled with ``pin``; on success this client holds the
+        session cookie and the host page's CSRF token."""
+        self.host_page()
+        form = urllib.parse.urlencode({"pin": pin, "csrf_token": self.csrf or ""}).encode()
+        status, page = self.request(
+            "POST",
+            "/host/login",
+            raw=form,
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+            csrf=False,
+        )
+        if status == 200 and CSRF_META.search(str(page)):  # redirected to the host page
+            self.csrf = CSRF_META.search(str(page)).group(1)  # type: ignore[union-attr]
+        return status, str(page)
+
+    def cookie(self, name: str = "companion_host") -> http.cookiejar.Cookie | None:
+        return next((c for c in self.cookies if c.name == name), None)
+
+
+def _decoded(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return data.decode("utf-8", "replace")
 
 
 class Server:
@@ -75,6 +167,7 @@ class Server:
         self.port = port
         self.log = config.parent / f"server-{port}.log"
         self.process: subprocess.Popen[bytes] | None = None
+        self._host: Client | None = None
 
     @property
     def url(self) -> str:
@@ -141,23 +234,44 @@ class Server:
         except OSError:
             return "(no output)"
 
+    @property
+    def pin(self) -> str:
+        """The host PIN: the config's, else the one the companion printed at start-up."""
+        config = tomllib.loads(self.config.read_text(encoding="utf-8"))
+        if "pin" in config.get("host", {}):
+            return str(config["host"]["pin"])
+        found = CONSOLE_PIN.findall(self.output())
+        if not found:
+            raise ServerFailed(f"no host PIN on the console:\n{self.output()}")
+        return str(found[-1])
+
+    def visitor(self) -> Client:
+        """A new client with no session: anyone on the network."""
+        return Client(self.url)
+
+    def host(self) -> Client:
+        """The host's client, logged in on first use (the session outlives restarts: its key
+        is kept in the data folder)."""
+        if self._host is None:
+            client = Client(self.url)
+            status, page = client.login(self.pin)
+            if status != 200 or client.csrf is None or client.cookie() is None:
+                raise AssertionError(f"the host could not log in ({status}): {page[:500]}")
+            self._host = client
+        return self._host
+
     def request(
         self, method: str, path: str, body: Any = None, raw: bytes | None = None
     ) -> tuple[int, Any]:
-        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-        request = urllib.request.Request(
-            self.url + path, data=data, method=method, headers={"Content-Type": "application/json"}
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=10) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            return error.code, json.loads(error.read())
+        """A GET as anyone; anything else as the logged-in host."""
+        client = self.visitor() if method == "GET" else self.host()
+        return client.request(method, path, body, raw)
 
     def get(self, path: str) -> tuple[int, Any]:
         return self.request("GET", path)
 
     def post(self, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+        """A POST by the logged-in host, with the CSRF token."""
         return self.request("POST", path, body, raw)
 
     def state(self) -> dict[str, Any]:
@@ -189,6 +303,26 @@ class Server:
 
 
 def start_server(
-    directory: Path, port: int | None = None, camera: str | None = None, **pauses: float
+    directory: Path,
+    port: int | None = None,
+    camera: str | None = None,
+    pin: str | None = PIN,
+    **pauses: float,
 ) -> Server:
-    return Server(write_config(directory, camera=camera, **pauses), port or free_port()).start()
+    config = write_config(directory, camera=camera, pin=pin, **pauses)
+    return Server(config, port or free_port()).start()
+
+
+def host_client(app: Any, pin: str) -> Any:
+    """A Flask test client of ``app`` logged in as the host, sending the CSRF token with every
+    POST (for tests that build the app in-process with ``companion.wiring.build``)."""
+    client = app.test_client()
+    page = client.get("/host").get_data(as_text=True)
+    token = CSRF_FIELD.search(page)
+    assert token is not None, page[:500]
+    answer = client.post("/host/login", data={"pin": pin, "csrf_token": token.group(1)})
+    assert answer.status_code == 303, answer.get_data(as_text=True)[:500]
+    found = CSRF_META.search(client.get("/host").get_data(as_text=True))
+    assert found is not None
+    client.environ_base["HTTP_X_CSRF_TOKEN"] = found.group(1)
+    return client

@@ -171,3 +171,47 @@ def test_check_config_shows_the_camera() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "camera: auto, 1280×720; calibration: none (readings in pixels)" in result.stdout
+    assert "host PIN: a new one generated at each start; session cookies: plain HTTP" in (
+        result.stdout
+    )
+
+
+# --- [host] -----------------------------------------------------------------------------------
+
+
+def test_without_a_host_pin_one_is_generated_and_cookies_go_over_plain_http() -> None:
+    config = load(None)
+    assert config.host_pin is None
+    assert config.secure_cookies is False
+
+
+@pytest.mark.parametrize("pin", ["0482", "4812", "123456789012"])
+def test_a_host_pin_is_4_to_12_digits_in_quotes(pin: str) -> None:
+    config = parse(f'[host]\npin = "{pin}"\nsecure_cookies = true\n')
+    assert config.host_pin == pin  # a leading 0 is kept
+    assert config.secure_cookies is True
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "hint"),
+    [
+        ("[host]\npin = 4812\n", 2, 'host.pin must be text in quotes (e.g. pin = "4812"'),
+        ('\n[host]\npin = "123"\n', 3, "4 to 12 digits (this one has 3)"),
+        ('[host]\npin = "1234567890123"\n', 2, "4 to 12 digits (this one has 13)"),
+        ('[host]\npin = "48 12"\n', 2, "with no space, letter or other sign"),
+        ('[host]\npin = "４８１２"\n', 2, "with no space, letter or other sign"),
+        ('[host]\nsecure_cookies = "yes"\n', 2, "host.secure_cookies must be true or false"),
+        ("[host]\nsecure_cookies = 1\n", 2, "host.secure_cookies must be true or false"),
+        ('[host]\npassword = "x"\n', 2, "unknown key 'host.password'"),
+        ('[server]\nhost = "0.0.0.0"\n\n[host]\npin = ""\n', 5, "4 to 12 digits"),
+    ],
+)
+def test_a_wrong_host_setting_is_refused_at_its_line(text: str, line: int, hint: str) -> None:
+    error = refusal(text)
+    assert error.line == line
+    assert hint in str(error)
+
+
+def test_a_refused_pin_is_not_repeated_in_the_message() -> None:
+    error = refusal('[host]\npin = "98765432101234"\n')
+    assert "98765432101234" not in str(error)

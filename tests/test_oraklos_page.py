@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import BrowserMissing, chromium, text, wait, wait_live
+from browser import BrowserMissing, chromium, log_in, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -58,6 +58,8 @@ def driver(tmp_path: Path) -> Iterator[WebDriver]:
 def open_page(driver: WebDriver, server: Server, path: str, new_window: bool = False) -> str:
     if new_window:
         driver.switch_to.new_window("window")
+    if path == "/host":
+        log_in(driver, server)
     driver.get(server.url + path)
     wait_live(driver)
     driver.execute_script("window.__noReload = 42;")

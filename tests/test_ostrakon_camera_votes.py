@@ -658,6 +658,8 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
     """``companion serve`` in simulation: the generated overhead camera shows tessons to the
     tesson desk, which shares the dice's camera; the host page reads through
     ``POST /api/tessons/read``."""
+    from serving import host_client
+
     from companion.config import CameraConfig, Config
     from companion.wiring import build
 
@@ -668,7 +670,10 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
             pass
 
     config = Config(
-        data_dir=tmp_path, pin_factory="mock", camera=CameraConfig(source="generated:3")
+        data_dir=tmp_path,
+        pin_factory="mock",
+        camera=CameraConfig(source="generated:3"),
+        host_pin="2468",
     )
     companion = build(config, speech=Quiet())
     try:
@@ -679,7 +684,7 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
         running = table.running
         assert running is not None
         table.submit(Ask(running.state.asker))
-        client = companion.app.test_client()
+        client = host_client(companion.app, "2468")  # the host page is locked: log in
         early = client.post("/api/tessons/read")
         assert early.status_code == 400 and early.get_json()["error"]  # nothing laid yet
         table.submit(VotesLaid())

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import BrowserMissing, chromium, revision, text, wait, wait_live
+from browser import BrowserMissing, chromium, log_in, revision, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -93,6 +93,8 @@ def open_page(
     """Open a page (in a new window if asked), with ``script`` run before the page's own."""
     if new_window:
         driver.switch_to.new_window("window")
+    if path == "/host":
+        log_in(driver, server)
     if script:
         driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": script})
     driver.get(server.url + path)

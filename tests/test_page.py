@@ -15,6 +15,7 @@ from browser import (
     BrowserMissing,
     Player,
     chromium,
+    log_in,
     start_game_on_host,
     text,
     wait,
@@ -66,6 +67,8 @@ def open_page(driver: WebDriver, server: Server, path: str, new_window: bool = F
     """Open a page (in a new window if asked), wait for its live stream, mark it, return it."""
     if new_window:
         driver.switch_to.new_window("window")
+    if path == "/host":
+        log_in(driver, server)
     driver.get(server.url + path)
     wait_live(driver)
     driver.execute_script("window.__noReload = 42;")
@@ -297,3 +300,26 @@ def test_an_open_page_follows_the_game_after_the_server_restarts(
         "the vote after the restart on the public page",
     )
     assert_not_reloaded(driver)
+
+
+def test_the_host_page_asks_for_the_pin_and_logs_out(server: Server, driver: WebDriver) -> None:
+    driver.get(server.url + "/host")
+    assert driver.find_elements(By.ID, "new-game") == []  # no setup, no controls
+    assert driver.find_elements(By.ID, "panel") == []
+    assert text(driver, "login-error") == ""
+    box = driver.find_element(By.ID, "pin")
+    assert box.get_attribute("type") == "password"
+    box.send_keys("1357")
+    driver.find_element(By.ID, "log-in").click()
+    wait(driver, lambda d: text(d, "login-error").startswith("Wrong PIN"), "the wrong PIN refused")
+    assert driver.find_elements(By.ID, "new-game") == []
+
+    log_in(driver, server)
+    wait_live(driver)
+    start_game_on_host(driver, NAMES, players=5)
+    server.wait_for(lambda s: s["state"] is not None, "the game started from the host page")
+
+    driver.find_element(By.ID, "log-out").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "login-form"), "the login form after logging out")
+    status, answer = server.visitor().post("/api/press", {"seat": 0, "button": "A"})
+    assert status == 401 and "log in on the host page" in answer["error"]

@@ -365,3 +365,63 @@ def test_a_whole_five_player_game_played_with_buttons() -> None:
     assert [r.failed for r in state.results] == [False, True, False, False]
     assert events[-1].kind == "game_over"
     assert nomination == Nomination()
+
+
+# -- with Le Plan ---------------------------------------------------------------------------------
+
+
+def plot_game(draws: list[str], players: int = 5) -> ResistanceState:
+    """A game with plot cards whose first Commandant (seat 0) has drawn ``draws``."""
+    deck = draws if players < 7 else None
+    options: dict[str, object] = {"players": players, "plot": True, "plot_draws": draws}
+    if deck is not None:
+        options["plot_deck"] = deck
+    state = GAME.new(options, seed=11)
+    state, _ = GAME.apply(state, EndNight())
+    return state
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_presses_while_plot_cards_are_handed_are_ignored(seat: int) -> None:
+    state = plot_game(["no_confidence", "opinion_maker"])
+    assert state.phase is Phase.PLOT_HAND
+    for button in (A, B):
+        got = last(state, (seat, button))
+        assert got.action is None
+        assert feedback(got) == ignored(seat, "plot_on_page")
+
+
+def test_presses_while_plot_cards_may_be_played_are_ignored() -> None:
+    from companion.games.resistance.state import HandPlot
+
+    state = plot_game(["no_confidence", "opinion_maker"])
+    for action in (HandPlot(0, 0, 2), HandPlot(0, 0, 4)):  # No Confidence to 2, Opinion Maker to 4
+        state, _ = GAME.apply(state, action)
+    state, _, _ = drive(
+        state, Nomination(), [(0, A), (1, A), (0, A), (4, A), *((s, A) for s in range(4))]
+    )
+    assert state.phase is Phase.PLOT_WINDOW
+    assert feedback(last(state, (2, A))) == ignored(2, "plot_on_page")
+
+
+def test_with_an_opinion_maker_other_votes_wait_for_theirs() -> None:
+    from companion.games.resistance.state import HandPlot
+
+    state = plot_game(["opinion_maker", "keeping_a_close_eye"])
+    for action in (HandPlot(0, 0, 3), HandPlot(0, 0, 1)):
+        state, _ = GAME.apply(state, action)
+    state, _, _ = drive(state, Nomination(), [(0, A), (1, A), (0, A)])
+    assert state.phase is Phase.VOTE
+    got = last(state, (2, A))
+    assert (got.action, feedback(got)) == (None, ignored(2, "opinion_makers_first"))
+    state, _, events = drive(state, Nomination(), [(3, B)])
+    assert any(e.kind == "opinion_votes" for e in events)
+    assert last(state, (2, A)).action == CastVote(2, True)
+
+
+def test_buttons_play_a_whole_game_without_plot_cards_by_default() -> None:
+    state = new_game(5)
+    assert state.plot is None
+    for press in [(s, b) for s in range(5) for b in (A, B)]:
+        got = last(state, press)
+        assert all(e.data.get("why") != "plot_on_page" for e in got.feedback)

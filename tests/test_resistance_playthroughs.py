@@ -1,4 +1,5 @@
-"""200 random games per player count, checked after every action:
+"""200 random games per player count (and some with the expansion *Le Plan*, half of them with
+digital identities), checked after every action:
 
 - no public view and no SSE payload holds an unrevealed vote or a mission card's author: the
   payload is byte-identical to the one a "twin" table would send, whose secrets differ (pending
@@ -13,8 +14,9 @@ import random
 from collections import deque
 
 import pytest
+from resistance_play import choose as choose_with_plot
 
-from companion.game import EVERYONE, Action, Event, action_from_json
+from companion.game import EVERYONE, Action, Event, IllegalAction, action_from_json
 from companion.games.resistance import (
     Card,
     CastVote,
@@ -23,6 +25,7 @@ from companion.games.resistance import (
     PlayMissionCard,
     Resistance,
     ResistanceState,
+    Side,
 )
 from companion.journal import Journal
 from companion.moderator import NARRATION_KEPT, Table, public_snapshot
@@ -151,3 +154,144 @@ def play_one(players: int, seed: int) -> None:
 def test_random_games_never_leak_a_secret_and_replay_exactly(players: int) -> None:
     for seed in range(GAMES_PER_COUNT):
         play_one(players, seed * 100 + players)
+
+
+# -- with the expansion Le Plan, and digital identities half of the time ------------------------
+
+PLOT_GAMES_PER_COUNT = 12
+
+
+def plot_twins(state: ResistanceState, action: Action) -> list[tuple[ResistanceState, Action]]:
+    """The same moment with other secrets: another deal of the identities (digital), or the
+    pending votes and Mission cards the table cannot see turned over."""
+    twins: list[tuple[ResistanceState, Action]] = []
+    if state.identities is not None:
+        others = tuple(reversed(state.identities))
+        if others != state.identities:
+            twins.append((dataclasses.replace(state, identities=others), action))
+    makers = set(GAME.opinion_makers(state))
+    opened = GAME.opinion_open(state)
+    if isinstance(action, CastVote):
+        after = [v for s, v in enumerate(state.votes) if s != action.seat]
+        revealing = action.seat in makers and all(
+            state.votes[m] is not None for m in makers if m != action.seat
+        )
+        if None in after and not revealing:
+            hidden = {s for s in range(state.players) if not (opened and s in makers)}
+            flipped = tuple(
+                not v if v is not None and s in hidden else v for s, v in enumerate(state.votes)
+            )
+            twins.append(
+                (
+                    dataclasses.replace(state, votes=flipped),
+                    CastVote(action.seat, not action.approve),
+                )
+            )
+    if isinstance(action, PlayMissionCard):
+        plot = state.plot
+        spotlit = None if plot is None else plot.spotlight
+        anyone = (Side.CYLONS,) * state.players  # any card may be played: the twin is not refused
+        cards = dict(enumerate(state.cards))
+        cards[action.seat] = action.card
+        hidden = [s for s in state.squad if s != spotlit]
+        swap = {Card.SUCCESS: Card.FAIL, Card.FAIL: Card.SUCCESS, None: None}
+        if any(cards[s] is None for s in state.squad):
+            if action.seat != spotlit:
+                flipped = tuple(swap[c] if s in hidden else c for s, c in enumerate(state.cards))
+                twins.append(
+                    (
+                        dataclasses.replace(state, cards=flipped, identities=anyone),
+                        PlayMissionCard(action.seat, swap[action.card]),
+                    )
+                )
+        elif len(hidden) > 1:  # the reveal: the hidden cards handed round among their players
+            rotated = {s: cards[hidden[(i + 1) % len(hidden)]] for i, s in enumerate(hidden)}
+            rotated_cards = tuple(
+                rotated[s] if s in rotated and s != action.seat else c
+                for s, c in enumerate(state.cards)
+            )
+            card = rotated.get(action.seat, action.card)
+            assert card is not None
+            twins.append(
+                (
+                    dataclasses.replace(state, cards=rotated_cards, identities=anyone),
+                    PlayMissionCard(action.seat, card),
+                )
+            )
+    return twins
+
+
+def play_one_with_plot(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    options = {
+        "players": players,
+        "plot": True,
+        "identities": rng.choice(["digital", "physical"]),
+        "targeting": rng.random() < 0.3,
+        "isolated_cylons": rng.random() < 0.2,
+        "first_commander": rng.randrange(players),
+    }
+    journal = Journal(":memory:")
+    table = Table(journal, QuietVoice(), seats=players)
+    table.new_game("resistance", options, language=rng.choice(["en", "fr"]), seed=seed)
+    running = table.running
+    assert running is not None
+    states = [running.state]
+    actions: list[Action] = []
+    while running.state.outcome is None:
+        before = running.state
+        told = list(table.snapshot()["narration"])
+        action = choose_with_plot(rng, before)
+        events = table.submit(action)
+        payload = sse_message(table.snapshot())
+        states.append(running.state)
+        actions.append(action)
+        for secret in ('"identity"', '"fellow_cylons"', '"learned"', "mission_card_seen"):
+            assert secret not in payload, f"{secret} in a public payload (seed {seed})"
+
+        for twin_before, twin_action in plot_twins(before, action):
+            try:
+                twin_after, twin_events = GAME.apply(twin_before, twin_action)
+            except IllegalAction as refusal:  # another deal: this seat is a Colon there
+                assert refusal.code == "colons_cannot_fail"
+                continue
+            assert public(twin_events) == public(events), f"{action}'s events leak (seed {seed})"
+            lines = [line for e in twin_events for line in narration.lines(running.catalog, e)]
+            said = deque(told + lines, maxlen=NARRATION_KEPT)
+            snap = table.snapshot()
+            message = lines[-1] if lines else snap["message"]
+            twin_payload = sse_message(
+                public_snapshot(
+                    snap["revision"],
+                    running,
+                    running.catalog.lang,
+                    list(said),
+                    message,
+                    state=twin_after,
+                )
+            )
+            assert payload == twin_payload, f"{action} leaks a secret (seed {seed})"
+
+    replayed = GAME.new(options, seed)
+    recorded = journal.actions(running.entry.id)
+    assert len(recorded) == len(states) - 1
+    for step, data in enumerate(recorded, start=1):
+        replayed, _ = GAME.apply(replayed, action_from_json(GAME.actions, data))
+        assert replayed == states[step], f"replay differs at action {step} (seed {seed})"
+
+    header, header_seed = GAME.public_setup(actions, options, seed)
+    public_replay = GAME.new(header, header_seed)
+    for action in GAME.public_record(actions, options, seed):
+        public_replay, _ = GAME.apply(public_replay, action)
+    mine, theirs = GAME.public_view(public_replay), GAME.public_view(running.state)
+    assert {k: v for k, v in mine.items() if k != "options"} == {
+        k: v for k, v in theirs.items() if k != "options"
+    }
+
+
+@pytest.mark.parametrize("players", range(5, 11))
+def test_random_games_with_plot_cards_never_leak_a_secret_and_replay_exactly(
+    players: int,
+) -> None:
+    for seed in range(PLOT_GAMES_PER_COUNT):
+        play_one_with_plot(players, seed * 100 + players)

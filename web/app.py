@@ -1,20 +1,57 @@
-"""The Flask application: pages and JSON API over one ``Table``."""
+"""The Flask application: pages and JSON API over one ``Table``.
+
+Who may do what (``docs/SECURITY.md``): anyone may read the public page, ``GET /api/state``,
+the SSE stream, the panel's LEDs and the throw's picture (all public); every change to the
+table, and the export of the record, needs a host session (the host page's PIN login) and, for
+a POST, the session's CSRF token and no foreign ``Origin``. The guard is one ``before_request``
+hook that refuses by default: a new POST route is for the host unless listed in ``OPEN_POSTS``.
+"""
 
 from __future__ import annotations
 
 import json
+import logging
+import math
+from datetime import timedelta
 from typing import Any
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import (
+    Flask,
+    Response,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+)
+from werkzeug.exceptions import HTTPException
 
 from companion.game import IllegalAction, MalformedAction, action_from_json
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
 from companion.narration.catalog import LANGUAGES, Catalog
 from companion.seat_input import Button, Press
+from web.auth import (
+    CSRF_FIELD,
+    CSRF_HEADER,
+    HostLock,
+    new_csrf_token,
+    pin_matches,
+    same_origin,
+    token_matches,
+)
 from web.sse import Broadcaster
 
+log = logging.getLogger(__name__)
+
 VERDICTS = ("vote_approved", "vote_rejected")
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+OPEN_POSTS = frozenset({"login", "logout"})  # POSTs that need the CSRF token but no session
+HOST_GETS = frozenset({"record"})  # reads for the host only: the record holds every secret
+SESSION_HOURS = 12  # a game evening; the cookie is re-signed (the clock restarts) on each visit
+MAX_BODY = 64 * 1024  # bytes: the largest action (a throw's dice) is a few kilobytes
+SAFE_INTEGER = 2**53  # the largest integer a browser's JSON keeps exact
 
 
 def labels() -> dict[str, dict[str, str]]:
@@ -40,16 +77,120 @@ def create_app(
     leds: Any = None,
     throws: Any = None,
     tessons: Any = None,
+    lock: HostLock | None = None,
 ) -> Flask:
+    """``lock`` holds the host PIN and the cookie key; without one, a PIN is generated (and
+    the host page stays locked to whoever does not know it)."""
+    lock = lock if lock is not None else HostLock()
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.config.update(
+        SECRET_KEY=lock.secret,
+        SESSION_COOKIE_NAME="companion_host",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_SECURE=lock.secure_cookies,
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=SESSION_HOURS),
+        MAX_CONTENT_LENGTH=MAX_BODY,
+    )
+
+    def catalog() -> Catalog:
+        return Catalog(table.snapshot()["language"])
 
     def error(status: int, message: str) -> tuple[Response, int]:
         return jsonify({"error": message}), status
 
     def bad_request(detail: str) -> tuple[Response, int]:
-        catalog = Catalog(table.snapshot()["language"])
-        return error(400, catalog.text("errors.malformed", detail=detail))
+        return error(400, catalog().text("errors.malformed", detail=detail))
+
+    def json_body() -> Any:
+        """The request's JSON, or None when it is not JSON (of any depth: a nesting too deep
+        for the parser is refused like bad JSON, never a 500). NaN and Infinity, which are not
+        JSON, are refused too, and so are numbers no page could send (beyond ±2^53, the
+        integers JavaScript counts exactly): no rule ever needs them, and an engine need not
+        guard against a 400-digit seat number."""
+        if not request.is_json:
+            return None
+        try:
+            return json.loads(
+                request.get_data(),
+                parse_constant=_no_constant,
+                parse_int=_safe_int,
+                parse_float=_finite_float,
+            )
+        except (ValueError, RecursionError):
+            return None
+
+    def is_host() -> bool:
+        return session.get("host") is True
+
+    def csrf_token() -> str:
+        """This browser's CSRF token, made on its first visit to the host page (the login form
+        posts it too)."""
+        token = session.get("csrf")
+        if not isinstance(token, str) or not token:
+            token = session["csrf"] = new_csrf_token()
+        return token
+
+    def login_page(status: int = 200, message: str = "") -> tuple[str, int]:
+        words = catalog()
+        return render_template(
+            "login.html",
+            lang=words.lang,
+            text=words.text,
+            csrf=csrf_token(),
+            message=message,
+        ), status
+
+    def refused(status: int, key: str, **params: Any) -> Response:
+        """A refusal in the table's language: the login page for the host page's own forms,
+        JSON for the API."""
+        message = catalog().text(key, **params)
+        if request.path.startswith("/host") and not request.is_json:
+            return make_response(login_page(status, message))
+        return make_response(error(status, message))
+
+    @app.before_request
+    def guard() -> Any:
+        if request.routing_exception is not None:
+            return None  # a 404 or 405 is answered as such
+        endpoint = request.endpoint
+        unsafe = request.method not in SAFE_METHODS
+        if unsafe and not same_origin(
+            request.headers.get("Origin"), request.headers.get("Referer"), request.host
+        ):
+            log.warning("refused a %s to %s from another site", request.method, request.path)
+            return refused(403, "errors.cross_origin")
+        if ((unsafe and endpoint not in OPEN_POSTS) or endpoint in HOST_GETS) and not is_host():
+            return refused(401, "errors.host_only")
+        if unsafe:
+            given = request.headers.get(CSRF_HEADER)
+            if given is None and request.mimetype in (
+                "application/x-www-form-urlencoded",
+                "multipart/form-data",
+            ):
+                given = request.form.get(CSRF_FIELD)
+            if not token_matches(session.get("csrf"), given):
+                return refused(403, "errors.csrf")
+        return None
+
+    @app.after_request
+    def headers(response: Response) -> Response:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.path.startswith("/host"):  # carries a CSRF token, has the host's controls
+            response.headers["Cache-Control"] = "no-store"
+            response.headers["X-Frame-Options"] = "DENY"
+            response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException) -> Any:
+        """Errors of the API (a body too large, a method not allowed...) as JSON, like the
+        others."""
+        if not request.path.startswith("/api/"):
+            return exc
+        return error(exc.code or 500, exc.description or exc.name)
 
     @app.get("/")
     def public_page() -> str:
@@ -58,14 +199,56 @@ def create_app(
         )
 
     @app.get("/host")
-    def host_page() -> str:
+    def host_page() -> Any:
+        if not is_host() and request.headers.get("Sec-Fetch-Site") == "cross-site":
+            # Followed from another site's link: the browser kept the SameSite=Strict cookie
+            # back. Load again from here (then it sends it), and do not answer with a new
+            # session cookie, which would replace a logged-in host's.
+            return render_template("reload.html"), 200
+        if not is_host():
+            return login_page()
         return render_template(
             "table.html",
             labels=json.dumps(labels()),
             host=True,
             simulated=panel is not None,
             seats=table.seats,
+            csrf=csrf_token(),
         )
+
+    @app.post("/host/login")
+    def login() -> Any:
+        client = request.remote_addr or "unknown"
+        wait = lock.limiter.wait(client)
+        if wait:
+            response = refused(429, "errors.too_many_pins", seconds=wait)
+            response.headers["Retry-After"] = str(wait)
+            return response
+        if request.is_json:
+            body = json_body()
+            given = body.get("pin") if isinstance(body, dict) else None
+        else:
+            given = request.form.get("pin")
+        if not pin_matches(lock.pin, given):
+            lock.limiter.failed(client)
+            log.warning("a wrong host PIN from %s", client)
+            return refused(401, "errors.wrong_pin")
+        lock.limiter.succeeded(client)
+        session.clear()  # a new token for the new session
+        session["host"] = True
+        session["csrf"] = new_csrf_token()
+        session.permanent = True  # kept when the browser closes, for SESSION_HOURS
+        log.info("host logged in from %s", client)
+        if request.is_json:
+            return jsonify({"host": True, "csrf": session["csrf"]})
+        return redirect("/host", 303)
+
+    @app.post("/host/logout")
+    def logout() -> Any:
+        session.clear()
+        if request.is_json:
+            return jsonify({"host": False})
+        return redirect("/host", 303)
 
     @app.get("/api/state")
     def state() -> Response:
@@ -81,13 +264,15 @@ def create_app(
 
     @app.post("/api/games")
     def new_game() -> Any:
-        body = request.get_json(silent=True)
+        body = json_body()
         if not isinstance(body, dict):
             return bad_request("send a JSON object with game, options, names and language")
         title = body.get("game", "resistance")
         options = body.get("options", {})
         names = body.get("names", [])
         language = body.get("language")
+        if not isinstance(title, str):
+            return bad_request("game must be the name of a game, in quotes")
         if (
             not isinstance(options, dict)
             or not isinstance(names, list)
@@ -99,9 +284,7 @@ def create_app(
         try:
             table.new_game(title, options, names, language)
         except KeyError:
-            return error(
-                400, Catalog(table.snapshot()["language"]).text("errors.unknown_game", game=title)
-            )
+            return error(400, catalog().text("errors.unknown_game", game=str(title)))
         except IllegalAction as exc:
             return error(400, table.explain(exc))
         except JournalError as exc:
@@ -112,7 +295,7 @@ def create_app(
     def press() -> Any:
         if panel is None:
             return error(409, "the virtual panel exists only in simulation; use the buttons")
-        body = request.get_json(silent=True)
+        body = json_body()
         if not isinstance(body, dict):
             return bad_request('send {"seat": number, "button": "A" or "B"}')
         seat, button = body.get("seat"), body.get("button")
@@ -132,9 +315,9 @@ def create_app(
         """An action typed on the host page: a marker taken, a claim, a correction..."""
         running = table.running
         if running is None:
-            return error(409, Catalog(table.snapshot()["language"]).text("errors.no_game"))
+            return error(409, catalog().text("errors.no_game"))
         try:
-            action = action_from_json(running.game.actions, request.get_json(silent=True))
+            action = action_from_json(running.game.actions, json_body())
         except MalformedAction as exc:
             return bad_request(str(exc))
         return submitted(lambda: table.submit(action))
@@ -143,21 +326,21 @@ def create_app(
     def read_throw() -> Any:
         """Read the dice on the table now (a first reading, or a re-read)."""
         if throws is None:
-            return error(409, Catalog(table.snapshot()["language"]).text("camera.missing"))
+            return error(409, catalog().text("camera.missing"))
         return submitted(throws.read_now)
 
     @app.post("/api/tessons/read")
     def read_tessons() -> Any:
         """Ostrakon by camera: read the tessons turned face up at this step of the reveal."""
         if tessons is None:
-            return error(409, Catalog(table.snapshot()["language"]).text("camera.missing"))
+            return error(409, catalog().text("camera.missing"))
         return submitted(tessons.read_now)
 
     @app.get("/api/throw.jpg")
     def throw_picture() -> Any:
         jpeg = None if throws is None else throws.jpeg
         if jpeg is None:
-            return error(404, Catalog(table.snapshot()["language"]).text("camera.no_picture"))
+            return error(404, catalog().text("camera.no_picture"))
         return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
     def submitted(do: Any) -> Any:
@@ -169,7 +352,7 @@ def create_app(
         except IllegalAction as exc:
             return error(400, table.explain(exc))
         except NoGame:
-            return error(409, Catalog(table.snapshot()["language"]).text("errors.no_game"))
+            return error(409, catalog().text("errors.no_game"))
         except (CameraUnavailable, UnreadableFrame) as exc:
             return error(503, str(exc))
         except JournalError as exc:
@@ -189,3 +372,21 @@ def create_app(
         )
 
     return app
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _safe_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > SAFE_INTEGER:
+        raise ValueError("a number too large")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or abs(value) > SAFE_INTEGER:
+        raise ValueError("a number too large")
+    return value

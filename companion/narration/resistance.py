@@ -22,9 +22,92 @@ def night_script(catalog: Catalog, pauses: Mapping[str, float]) -> Script:
     return tuple(out)
 
 
+def card_name(catalog: Catalog, card: str) -> str:
+    return catalog.text(f"resistance.plot.cards.{card}")
+
+
+def plot_lines(catalog: Catalog, event: Event) -> list[str] | None:
+    """Le Plan's events; ``None`` for an event of the base game. Seats that are not ``seat`` or
+    ``commander`` are named here, since the catalog names only those."""
+    d = event.data
+    plot = "resistance.plot."
+    name = catalog.name
+    match event.kind:
+        case "plot_drawn":
+            if not d["count"]:
+                return [catalog.text(plot + "none_drawn", commander=d["commander"])]
+            cards = catalog.join([card_name(catalog, c) for c in d["cards"]])
+            return [
+                catalog.text(
+                    plot + "drawn", commander=d["commander"], count=d["count"], cards=cards
+                )
+            ]
+        case "plot_reshuffled":
+            return [catalog.text(plot + "reshuffled")]
+        case "plot_handed":
+            return [
+                catalog.text(
+                    plot + "handed",
+                    commander=d["commander"],
+                    seat=d["seat"],
+                    card=card_name(catalog, d["card"]),
+                )
+            ]
+        case "plot_immediate":
+            return [catalog.text(plot + "now." + d["card"], seat=d["seat"])]
+        case "responsibility_void":
+            return [catalog.text(plot + "responsibility_void", seat=d["seat"])]
+        case "responsibility_taken":
+            return [
+                catalog.text(
+                    plot + "responsibility_taken",
+                    seat=d["seat"],
+                    owner=name(d["from_seat"]),
+                    card=card_name(catalog, d["card"]),
+                )
+            ]
+        case "identity_shown":
+            key = "identity_on_page" if d["digital"] else "identity_by_hand"
+            return [catalog.text(plot + key, seat=d["seat"], viewer=name(d["viewer"]))]
+        case "plot_turn":
+            names = [card_name(catalog, c) for c in d["cards"]]
+            either = f" {catalog.text(plot + 'list_or')} "
+            cards = either.join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else names[0]
+            return [catalog.text(plot + "turn." + d["moment"], seat=d["seat"], cards=cards)]
+        case "plot_passed":
+            return [catalog.text(plot + "passed", seat=d["seat"])]
+        case "strong_leader":
+            return [catalog.text(plot + "strong_leader", seat=d["seat"])]
+        case "no_confidence":
+            return [catalog.text(plot + "no_confidence", seat=d["seat"])]
+        case "close_eye":
+            return [catalog.text(plot + "close_eye", seat=d["seat"], target=name(d["target"]))]
+        case "spotlight":
+            return [catalog.text(plot + "spotlight", seat=d["seat"], target=name(d["target"]))]
+        case "spotlight_card":
+            return [catalog.text(plot + "face_up." + d["card"], seat=d["seat"])]
+        case "opinion_first":
+            return [
+                catalog.text(
+                    plot + "opinion_first", makers=catalog.join([name(s) for s in d["seats"]])
+                )
+            ]
+        case "opinion_votes":
+            return [
+                catalog.text(
+                    plot + ("opinion_yes" if v["approve"] else "opinion_no"), seat=v["seat"]
+                )
+                for v in d["votes"]
+            ]
+    return None
+
+
 def lines(catalog: Catalog, event: Event) -> list[str]:
     if event.audience.kind is not AudienceKind.EVERYONE:
         return []
+    plotted = plot_lines(catalog, event)
+    if plotted is not None:
+        return plotted
     d = event.data
     say = "resistance.say."
     match event.kind:

@@ -164,14 +164,26 @@ function connect() {
   });
 }
 
+// The host page's CSRF token (docs/SECURITY.md): every POST carries it, or the server refuses it.
+const CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
+
+// Every change to the table goes through here (table.js, oraklos.js, ostrakon.js): a JSON POST
+// with the session cookie and the CSRF token. A refusal throws its message, in the table's
+// language (e.g. "log in on the host page" when the session has run out).
 async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": CSRF },
+    credentials: "same-origin",
     body: JSON.stringify(body),
   });
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
+  let data = {};
+  try {
+    data = await response.json();
+  } catch (_) {
+    // not JSON (a proxy's error page): the status text says what happened
+  }
+  if (!response.ok) throw new Error(data.error || response.statusText || String(response.status));
   return data;
 }
 

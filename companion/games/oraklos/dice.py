@@ -97,6 +97,7 @@ class Die:
             if (
                 isinstance(value, bool)
                 or not isinstance(value, (int, float))
+                or abs(value) > 1e9  # far beyond any table (and ints that overflow a float)
                 or not math.isfinite(value)
             ):
                 raise BadDie(f"die {index}: {name} must be a number")

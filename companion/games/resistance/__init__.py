@@ -1,16 +1,25 @@
-"""Résistance, the Battlestar Galactica re-theme (RULES.md §1)."""
+"""Résistance, the Battlestar Galactica re-theme (RULES.md §1), with the expansion *Le Plan*."""
 
 from companion.games.resistance.engine import Resistance
+from companion.games.resistance.plot import Moment, Neighbour, PlotCard, PlotKind
 from companion.games.resistance.state import (
     Card,
     CastVote,
     EndNight,
+    EstablishConfidence,
+    HandPlot,
+    Identities,
+    OpenUp,
     Options,
+    Overhear,
+    PassPlot,
     Phase,
     PlayMissionCard,
+    PlayPlot,
     ProposeSquad,
     ResistanceState,
     Side,
+    TakeResponsibility,
     Termination,
 )
 
@@ -18,12 +27,24 @@ __all__ = [
     "Card",
     "CastVote",
     "EndNight",
+    "EstablishConfidence",
+    "HandPlot",
+    "Identities",
+    "Moment",
+    "Neighbour",
+    "OpenUp",
     "Options",
+    "Overhear",
+    "PassPlot",
     "Phase",
     "PlayMissionCard",
+    "PlayPlot",
+    "PlotCard",
+    "PlotKind",
     "ProposeSquad",
     "Resistance",
     "ResistanceState",
     "Side",
+    "TakeResponsibility",
     "Termination",
 ]

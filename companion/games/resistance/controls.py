@@ -8,6 +8,16 @@
 - Vote: A = yes, B = no. A seat may change its vote until the last seat has voted.
 - Mission: a squad member plays A = Success or B = Fail (changeable until the last card is in).
 
+With digital identities, a Colon's B is played as Success. Refusing it would leak: a refusal is
+spoken, and a press left unanswered leaves the seat's LED dark for all to see. Played as Success,
+it lights the LED and says nothing, exactly as a Cylon's Fail does; the seat's private page, if it
+has one, shows the card it played.
+
+With *Le Plan* (option ``plot``) the buttons still vote and play Mission cards (opinion makers
+first: other presses wait for them), but plot cards are handed and played on the host page or the
+players' phones: a press while a plot card is being handed or played is ignored with a word
+(``plot_on_page``). A table with buttons only plays without the expansion.
+
 This module is pure: it turns a press and the tentative squad into an action for the engine and
 feedback for the table. Feedback never depends on a secret: a vote or a mission card gives none.
 """
@@ -26,6 +36,7 @@ from companion.games.resistance.state import (
     PlayMissionCard,
     ProposeSquad,
     ResistanceState,
+    Side,
 )
 from companion.games.resistance.tables import squad_size
 from companion.seat_input import Button, Press
@@ -61,12 +72,19 @@ def interpret(state: ResistanceState, nomination: Nomination, press: Press) -> I
         return Interpretation(nomination, feedback=(ignored(seat, "night"),))
     if state.phase is Phase.OVER:
         return Interpretation(nomination, feedback=(ignored(seat, "game_over"),))
+    if state.phase in (Phase.PLOT_HAND, Phase.PLOT_IMMEDIATE, Phase.PLOT_WINDOW):
+        return Interpretation(nomination, feedback=(ignored(seat, "plot_on_page"),))
     if state.phase is Phase.VOTE:
+        game = Resistance()
+        makers = game.opinion_makers(state)
+        if makers and seat not in makers and not game.opinion_open(state):
+            return Interpretation(nomination, feedback=(ignored(seat, "opinion_makers_first"),))
         return Interpretation(nomination, CastVote(seat, button is Button.A))
     if state.phase is Phase.MISSION:
         if seat not in state.squad:
             return Interpretation(nomination, feedback=(ignored(seat, "not_on_squad"),))
-        card = Card.SUCCESS if button is Button.A else Card.FAIL
+        colon = state.identities is not None and state.identities[seat] is Side.COLONS
+        card = Card.SUCCESS if button is Button.A or colon else Card.FAIL
         return Interpretation(nomination, PlayMissionCard(seat, card))
     return _nominate(state, nomination, seat, button)
 

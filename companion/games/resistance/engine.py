@@ -1,40 +1,136 @@
-"""Résistance (Battlestar Galactica re-theme), RULES.md §1, with physical identities.
+"""Résistance (Battlestar Galactica re-theme), RULES.md §1, with the expansion *Le Plan*.
 
-The companion never knows who is a Cylon here: identity cards are dealt by hand. It keeps the
-squad votes secret until the last seat has voted and never knows more than the counts of a
-mission's cards once they are revealed.
+**Identities** (option ``identities``). ``"physical"`` (the default): identity cards are dealt by
+hand and the companion never knows who is a Cylon; it holds no identity at all, checks no vote or
+Mission card against one, and a Fail from anyone is accepted. ``"digital"``: the companion deals
+the identities with its seeded shuffle; ``private_view(seat)`` shows the seat's own identity and,
+unless *Cylons isolés*, its fellow Cylons. A Colon's Fail card is refused with
+``IllegalAction("colons_cannot_fail", seat=s, private_to=s)``: **a refusal whose ``params`` hold
+``private_to`` may be shown only on that seat's own page, never spoken or shown on the host or
+table page** (its very wording says the seat is a Colon). ``legal_actions(state, seat)`` is in
+the same way that seat's own: with digital identities a Colon's list has no Fail. With buttons,
+no refusal is possible without leaking: ``controls.py`` plays a Colon's B as Success (the LED
+lights as for any card, and nothing is said). The night phase is narrated in both modes with the
+same fixed pauses.
+
+The companion keeps the squad votes secret until the last seat has voted and never shows who
+played which Mission card, only the counts.
+
+**Le Plan** (option ``plot``; ``plot_deck`` names the cards used under seven players, by default
+the later edition's seven). A round goes::
+
+    [PLOT_WINDOW before_proposal] -> draw -> PLOT_HAND (-> PLOT_IMMEDIATE)* -> PROPOSE -> VOTE
+        -> [PLOT_WINDOW after_approval] -> MISSION -> next round
+    (a rejected or No-Confidence'd squad: [PLOT_WINDOW before_proposal] -> PROPOSE, no draw)
+
+- *Drawing*: at the start of each round the Commandant draws 2 cards (3 at 9-10 players),
+  shuffling the discards into a new deck when it is empty; fewer when every other card is held.
+  The cards drawn are shown to the table at once, and handed cards lie face up in front of their
+  holder: the rulebook says plot cards "are not secret and must stay face up once in play", so
+  the project treats a drawn card as in play. ``HandPlot`` gives each to another player.
+- *Immediate cards* are played by their receiver as soon as they are handed, before the next card
+  is handed: Overheard Conversation (``Overhear``: left or right neighbour), Open Up (``OpenUp``),
+  Establish Confidence (``EstablishConfidence``: the Commandant chooses whom to show their
+  identity to, as RULES.md reads "a player of their choice"), Take Responsibility
+  (``TakeResponsibility``: a card held by another player; discarded with no effect when nobody
+  else holds one). Then discarded.
+- *Moments* for one-use cards are explicit windows (``PLOT_WINDOW``). Strong Leader: at the start
+  of a round, before the Commandant draws, and again before each new proposal in the round (so a
+  Strong Leader handed this round is first usable after a rejection); the Commandant cannot play
+  it. No Confidence, Keeping a Close Eye, In the Spotlight: once a squad is approved, before the
+  Mission. A window opens only if someone holds a card playable then; holders get their turn
+  clockwise from the Commandant (after a Strong Leader, from the new Commandant, who is the
+  player who just played it). On their turn a holder plays one card (``PlayPlot``; they keep the
+  turn while they hold another card playable now) or passes (``PassPlot``). The window closes when
+  no one with a playable card is left to ask. A player who passes plays no plot card until the
+  round ends (RULES.md: "until the round ends", the seed's "jusqu'à la fin de la manche").
+- *No Confidence* cancels the approval: it counts as a rejection (five in a round: Cylons win) and
+  the command passes left; cards played before it in the same window are spent for nothing.
+- *Keeping a Close Eye*: the holder names a squad member other than themself; each member can be
+  watched by only one player per mission (published FAQ). The member's final card is shown to
+  the watcher alone when the last card is in (``mission_card_seen``, to that seat only), in both
+  identity modes: the companion knows Mission cards either way.
+- *In the Spotlight*: the named member's Mission card is played face up: public as soon as it is
+  played (``spotlight_card``) and not changeable afterwards; the others stay secret.
+- *Opinion Maker* (permanent): its holders vote first and face up, before anyone else may vote;
+  with two holders their votes are shown together when both are in (each may change theirs until
+  then, like any secret vote); a face-up vote cannot be changed.
+- *Identity looks*: who looks at whose identity card is public (``identity_shown``). With
+  physical identities the players do it by hand; with digital ones the identity goes to the
+  viewer's private view and an event for that seat only (``identity_seen``).
+
+Exported records: a digital game's seed would tell its identities, and a plot game's seed the
+order of its deck: ``public_setup`` gives the header options and seed to export instead (physical
+identities, the cards drawn as ``plot_draws``, seed 0), under which ``public_record`` replays.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
 from companion.game import JSON, Action, Audience, Event, IllegalAction, Outcome
+from companion.games.resistance.plot import (
+    CARDS,
+    Knowledge,
+    Moment,
+    Neighbour,
+    Pending,
+    PlotCard,
+    PlotKind,
+    PlotState,
+    Window,
+    draw,
+    draws_per_round,
+    give,
+    kind_of,
+    new_plot,
+    take,
+)
 from companion.games.resistance.state import (
     ACTIONS,
     Card,
     CastVote,
     EndNight,
+    EstablishConfidence,
+    HandPlot,
+    Identities,
     MissionResult,
+    OpenUp,
     Options,
+    Overhear,
+    PassPlot,
     Phase,
     PlayMissionCard,
+    PlayPlot,
     ProposeSquad,
     ResistanceState,
     Side,
+    TakeResponsibility,
     Termination,
     VoteResult,
 )
 from companion.games.resistance.tables import (
+    CYLONS,
     MAX_REJECTIONS,
     MISSIONS,
     WINNING_SCORE,
     fails_needed,
     squad_size,
 )
+
+PLOT_PHASES = (Phase.PLOT_HAND, Phase.PLOT_IMMEDIATE, Phase.PLOT_WINDOW)
+
+
+def deal_identities(players: int, seed: int) -> tuple[Side, ...]:
+    """The companion's deal of the identity cards (digital identities only)."""
+    cylons = set(
+        random.Random(f"resistance:{seed}:identities").sample(range(players), CYLONS[players])
+    )
+    return tuple(Side.CYLONS if s in cylons else Side.COLONS for s in range(players))
 
 
 class Resistance:
@@ -59,13 +155,23 @@ class Resistance:
             cards=(None,) * n,
             last_vote=None,
             outcome=None,
+            identities=deal_identities(n, seed) if opts.identities is Identities.DIGITAL else None,
+            plot=new_plot(opts.deck, n, seed) if opts.plot else None,
         )
         if opts.isolated_cylons:
-            return self._next_command(state, opts.first_commander, rejections=0)
+            return self._start_round(state, opts.first_commander, [])
         return state
 
     def options_json(self, state: ResistanceState) -> JSON:
         return state.options.to_json()
+
+    def opening_events(self, state: ResistanceState) -> list[Event]:
+        """What is said of the starting situation of a game with no night phase."""
+        if state.phase is Phase.PROPOSE:
+            return [self.command_event(state)]
+        if state.phase is Phase.PLOT_HAND and state.plot is not None:
+            return [self._drawn_event(state, state.plot.drawn)]
+        return []
 
     # -- what may be done ---------------------------------------------------------------------
 
@@ -80,7 +186,53 @@ class Resistance:
             if m not in done and (m != MISSIONS or state.successes >= 2)
         )
 
+    def opinion_makers(self, state: ResistanceState) -> tuple[int, ...]:
+        """Holders of Opinion Maker: they vote first, face up."""
+        return () if state.plot is None else state.plot.holders(PlotCard.OPINION_MAKER)
+
+    def opinion_open(self, state: ResistanceState) -> bool:
+        """The opinion makers' votes of the current vote are face up."""
+        makers = self.opinion_makers(state)
+        return (
+            state.phase is Phase.VOTE
+            and bool(makers)
+            and all(state.votes[m] is not None for m in makers)
+        )
+
+    def playable(self, state: ResistanceState, seat: int) -> tuple[PlotCard, ...]:
+        """The one-use cards ``seat`` may play in the open window, in card order."""
+        plot = state.plot
+        if plot is None or plot.window is None or seat in plot.passed:
+            return ()
+        return self._playable(state, plot, seat, plot.window.moment)
+
+    def _playable(
+        self, state: ResistanceState, plot: PlotState, seat: int, moment: Moment
+    ) -> tuple[PlotCard, ...]:
+        if seat in plot.passed:
+            return ()
+        out = []
+        for card in CARDS:
+            if card not in plot.held[seat] or CARDS[card].moment is not moment:
+                continue
+            if card is PlotCard.STRONG_LEADER and seat == state.commander:
+                continue
+            if card is PlotCard.KEEPING_A_CLOSE_EYE and not self._watchable(state, plot, seat):
+                continue
+            if card is PlotCard.IN_THE_SPOTLIGHT and plot.spotlight is not None:
+                continue
+            out.append(card)
+        return tuple(out)
+
+    @staticmethod
+    def _watchable(state: ResistanceState, plot: PlotState, seat: int) -> tuple[int, ...]:
+        watched = {member for _, member in plot.watches}
+        return tuple(m for m in state.squad if m != seat and m not in watched)
+
     def legal_actions(self, state: ResistanceState, seat: int | None) -> Iterator[Action]:
+        """Actions open to ``seat`` (``None``: to the companion itself). With digital identities
+        a seat's list is its own: a Colon's has no Fail card."""
+        plot = state.plot
         if state.phase is Phase.NIGHT and seat is None:
             yield EndNight()
         elif state.phase is Phase.PROPOSE and seat == state.commander:
@@ -90,11 +242,55 @@ class Resistance:
                 for squad in itertools.combinations(range(state.players), size):
                     yield ProposeSquad(state.commander, squad, chosen)
         elif state.phase is Phase.VOTE and seat is not None:
-            yield CastVote(seat, True)
-            yield CastVote(seat, False)
+            makers = self.opinion_makers(state)
+            opened = self.opinion_open(state)
+            if (seat in makers and not opened) or (seat not in makers and (opened or not makers)):
+                yield CastVote(seat, True)
+                yield CastVote(seat, False)
         elif state.phase is Phase.MISSION and seat in state.squad:
+            if plot is not None and plot.spotlight == seat and state.cards[seat] is not None:
+                return
             yield PlayMissionCard(seat, Card.SUCCESS)
-            yield PlayMissionCard(seat, Card.FAIL)
+            if state.identities is None or state.identities[seat] is Side.CYLONS:
+                yield PlayMissionCard(seat, Card.FAIL)
+        elif state.phase is Phase.PLOT_HAND and plot is not None and seat == state.commander:
+            for index in range(len(plot.drawn)):
+                for to in range(state.players):
+                    if to != seat:
+                        yield HandPlot(seat, index, to)
+        elif state.phase is Phase.PLOT_IMMEDIATE and plot is not None and plot.pending:
+            yield from self._immediate_choices(state, plot, plot.pending, seat)
+        elif state.phase is Phase.PLOT_WINDOW and plot is not None and plot.window:
+            if seat != plot.window.turn:
+                return
+            for card in self.playable(state, seat):
+                if card is PlotCard.KEEPING_A_CLOSE_EYE:
+                    for member in self._watchable(state, plot, seat):
+                        yield PlayPlot(seat, card, member)
+                elif card is PlotCard.IN_THE_SPOTLIGHT:
+                    for member in state.squad:
+                        yield PlayPlot(seat, card, member)
+                else:
+                    yield PlayPlot(seat, card)
+            yield PassPlot(seat)
+
+    def _immediate_choices(
+        self, state: ResistanceState, plot: PlotState, pending: Pending, seat: int | None
+    ) -> Iterator[Action]:
+        if seat != pending.actor:
+            return
+        others = [s for s in range(state.players) if s != seat]
+        if pending.card is PlotCard.OVERHEARD_CONVERSATION:
+            yield Overhear(seat, Neighbour.LEFT)
+            yield Overhear(seat, Neighbour.RIGHT)
+        elif pending.card is PlotCard.OPEN_UP:
+            yield from (OpenUp(seat, to) for to in others)
+        elif pending.card is PlotCard.ESTABLISH_CONFIDENCE:
+            yield from (EstablishConfidence(seat, to) for to in others)
+        elif pending.card is PlotCard.TAKE_RESPONSIBILITY:
+            for other in others:
+                for card in dict.fromkeys(plot.held[other]):
+                    yield TakeResponsibility(seat, other, card)
 
     # -- applying -----------------------------------------------------------------------------
 
@@ -109,13 +305,22 @@ class Resistance:
             return self._vote(state, action)
         if isinstance(action, PlayMissionCard):
             return self._play_card(state, action)
+        if isinstance(action, HandPlot):
+            return self._hand(state, action)
+        if isinstance(action, (Overhear, OpenUp, EstablishConfidence, TakeResponsibility)):
+            return self._immediate(state, action)
+        if isinstance(action, PlayPlot):
+            return self._play_plot(state, action)
+        if isinstance(action, PassPlot):
+            return self._pass_plot(state, action)
         raise IllegalAction("unknown_action", kind=getattr(action, "kind", type(action).__name__))
 
     def _end_night(self, state: ResistanceState) -> tuple[ResistanceState, list[Event]]:
         if state.phase is not Phase.NIGHT:
             raise IllegalAction("night_is_over")
-        after = self._next_command(state, state.commander, rejections=0)
-        return after, [Event("night_over"), self.command_event(after)]
+        events = [Event("night_over")]
+        after = self._start_round(state, state.commander, events)
+        return after, events
 
     def _propose(
         self, state: ResistanceState, action: ProposeSquad
@@ -138,7 +343,7 @@ class Resistance:
         after = dataclasses.replace(
             state, phase=Phase.VOTE, mission=mission, squad=squad, votes=(None,) * state.players
         )
-        return after, [
+        events = [
             Event(
                 "squad_proposed",
                 {
@@ -148,6 +353,10 @@ class Resistance:
                 },
             )
         ]
+        makers = self.opinion_makers(state)
+        if makers:
+            events.append(Event("opinion_first", {"seats": list(makers)}))
+        return after, events
 
     def _mission_for(self, state: ResistanceState, asked: int | None) -> int:
         available = self.available_missions(state)
@@ -171,11 +380,23 @@ class Resistance:
         if state.phase is not Phase.VOTE:
             raise IllegalAction("no_vote_now", phase=state.phase.value)
         self._check_seat(state, action.seat)
+        makers = self.opinion_makers(state)
+        opened = self.opinion_open(state)
+        if makers and not opened and action.seat not in makers:
+            raise IllegalAction("opinion_makers_first", seat=action.seat)
+        if action.seat in makers and opened:
+            raise IllegalAction("opinion_vote_open", seat=action.seat)
         first_time = state.votes[action.seat] is None
         votes = _replace_at(state.votes, action.seat, action.approve)
         events = [Event("your_vote", {"approve": action.approve}, Audience.only(action.seat))]
         if first_time:
             events.append(Event("vote_in", {"seat": action.seat}))
+        if action.seat in makers and all(votes[m] is not None for m in makers):
+            events.append(
+                Event(
+                    "opinion_votes", {"votes": [{"seat": m, "approve": votes[m]} for m in makers]}
+                )
+            )
         if any(v is None for v in votes):
             return dataclasses.replace(state, votes=votes), events
         assert state.mission is not None
@@ -195,26 +416,43 @@ class Resistance:
         )
         cleared = dataclasses.replace(state, votes=(None,) * state.players, last_vote=result)
         if result.approved:
-            after = dataclasses.replace(cleared, phase=Phase.MISSION, cards=(None,) * state.players)
-            events.append(
-                Event(
-                    "mission_begins",
-                    {
-                        "mission": state.mission,
-                        "squad": list(state.squad),
-                        "fails_needed": fails_needed(state.players, state.mission),
-                    },
-                )
-            )
-            return after, events
+            if cleared.plot is not None:
+                return self._open_window(cleared, Moment.AFTER_APPROVAL, events), events
+            return self._begin_mission(cleared, events), events
+        return self._rejected(cleared, events)
+
+    def _rejected(
+        self, state: ResistanceState, events: list[Event]
+    ) -> tuple[ResistanceState, list[Event]]:
+        """A squad rejected by vote or cancelled by No Confidence: the command passes left."""
         rejections = state.rejections + 1
         if rejections >= MAX_REJECTIONS:
             return self._finish(
-                cleared, Side.CYLONS, Termination.FIVE_REJECTIONS, events, rejections=rejections
+                state, Side.CYLONS, Termination.FIVE_REJECTIONS, events, rejections=rejections
             )
-        after = self._next_command(cleared, self._left_of(state, state.commander), rejections)
-        events.append(self.command_event(after))
-        return after, events
+        after = self._prepare(state, self._left_of(state, state.commander), rejections)
+        if after.plot is not None:
+            return self._before_proposal(after, events), events
+        return self._propose_now(after, events), events
+
+    def _begin_mission(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
+        assert state.mission is not None
+        events.append(
+            Event(
+                "mission_begins",
+                {
+                    "mission": state.mission,
+                    "squad": list(state.squad),
+                    "fails_needed": fails_needed(state.players, state.mission),
+                },
+            )
+        )
+        plot = state.plot
+        if plot is not None:
+            plot = dataclasses.replace(plot, window=None)
+        return dataclasses.replace(
+            state, phase=Phase.MISSION, cards=(None,) * state.players, plot=plot
+        )
 
     def _play_card(
         self, state: ResistanceState, action: PlayMissionCard
@@ -224,15 +462,50 @@ class Resistance:
         self._check_seat(state, action.seat)
         if action.seat not in state.squad:
             raise IllegalAction("not_on_squad", seat=action.seat)
+        plot = state.plot
+        spotlit = plot is not None and plot.spotlight == action.seat
+        if spotlit and state.cards[action.seat] is not None:
+            raise IllegalAction("spotlight_card_down", seat=action.seat)
+        identities = state.identities
+        if (
+            identities is not None
+            and identities[action.seat] is Side.COLONS
+            and action.card is Card.FAIL
+        ):
+            raise IllegalAction("colons_cannot_fail", seat=action.seat, private_to=action.seat)
         first_time = state.cards[action.seat] is None
         cards = _replace_at(state.cards, action.seat, action.card)
         events = [Event("your_card", {"card": action.card.value}, Audience.only(action.seat))]
         if first_time:
             events.append(Event("card_in", {"seat": action.seat}))
+        if spotlit:
+            events.append(Event("spotlight_card", {"seat": action.seat, "card": action.card.value}))
         played = [cards[s] for s in state.squad]
         if any(c is None for c in played):
             return dataclasses.replace(state, cards=cards), events
         assert state.mission is not None
+        if plot is not None and plot.watches:
+            seen = []
+            for watcher, member in plot.watches:
+                card = cards[member]
+                assert card is not None
+                seen.append(
+                    Knowledge(
+                        watcher,
+                        member,
+                        PlotCard.KEEPING_A_CLOSE_EYE,
+                        mission=state.mission,
+                        card=card.value,
+                    )
+                )
+                events.append(
+                    Event(
+                        "mission_card_seen",
+                        {"seat": member, "mission": state.mission, "card": card.value},
+                        Audience.only(watcher),
+                    )
+                )
+            plot = dataclasses.replace(plot, knowledge=(*plot.knowledge, *seen))
         fails = sum(c is Card.FAIL for c in played)
         result = MissionResult(
             state.mission, state.squad, fails, fails >= fails_needed(state.players, state.mission)
@@ -254,14 +527,343 @@ class Resistance:
             cards=(None,) * state.players,
             squad=(),
             rejections=0,
+            plot=plot,
         )
         if after.successes >= WINNING_SCORE:
             return self._finish(after, Side.COLONS, Termination.THREE_SUCCESSES, events)
         if after.failures >= WINNING_SCORE:
             return self._finish(after, Side.CYLONS, Termination.THREE_FAILURES, events)
-        after = self._next_command(after, self._left_of(state, state.commander), rejections=0)
-        events.append(self.command_event(after))
+        after = self._start_round(after, self._left_of(state, state.commander), events)
         return after, events
+
+    # -- Le Plan: handing out ---------------------------------------------------------------
+
+    def _require_plot(self, state: ResistanceState) -> PlotState:
+        if state.plot is None:
+            raise IllegalAction("no_plot_in_this_game")
+        return state.plot
+
+    def _hand(
+        self, state: ResistanceState, action: HandPlot
+    ) -> tuple[ResistanceState, list[Event]]:
+        plot = self._require_plot(state)
+        if state.phase is not Phase.PLOT_HAND:
+            raise IllegalAction("no_handing_now", phase=state.phase.value)
+        if action.commander != state.commander:
+            raise IllegalAction("not_commander", seat=action.commander, commander=state.commander)
+        if not 0 <= action.card_index < len(plot.drawn):
+            raise IllegalAction(
+                "no_such_drawn_card", index=action.card_index, count=len(plot.drawn)
+            )
+        self._check_seat(state, action.to_seat)
+        if action.to_seat == state.commander:
+            raise IllegalAction("plot_to_self", seat=state.commander)
+        card, to = plot.drawn[action.card_index], action.to_seat
+        drawn = (*plot.drawn[: action.card_index], *plot.drawn[action.card_index + 1 :])
+        events = [
+            Event("plot_handed", {"commander": state.commander, "seat": to, "card": card.value})
+        ]
+        plot = dataclasses.replace(plot, drawn=drawn)
+        if kind_of(card) is not PlotKind.IMMEDIATE:
+            plot = dataclasses.replace(plot, held=give(plot.held, to, card))
+            return self._after_handing(dataclasses.replace(state, plot=plot), events), events
+        if card is PlotCard.TAKE_RESPONSIBILITY and not any(
+            cards for s, cards in enumerate(plot.held) if s != to
+        ):
+            events.append(Event("responsibility_void", {"seat": to}))
+            plot = dataclasses.replace(plot, discards=(*plot.discards, card))
+            return self._after_handing(dataclasses.replace(state, plot=plot), events), events
+        actor = state.commander if card is PlotCard.ESTABLISH_CONFIDENCE else to
+        plot = dataclasses.replace(plot, pending=Pending(card, to, actor))
+        events.append(Event("plot_immediate", {"seat": actor, "card": card.value}))
+        return dataclasses.replace(state, phase=Phase.PLOT_IMMEDIATE, plot=plot), events
+
+    def _after_handing(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
+        plot = state.plot
+        assert plot is not None
+        if plot.drawn:
+            return dataclasses.replace(state, phase=Phase.PLOT_HAND)
+        return self._propose_now(state, events)
+
+    def _immediate(
+        self,
+        state: ResistanceState,
+        action: Overhear | OpenUp | EstablishConfidence | TakeResponsibility,
+    ) -> tuple[ResistanceState, list[Event]]:
+        plot = self._require_plot(state)
+        pending = plot.pending
+        if state.phase is not Phase.PLOT_IMMEDIATE or pending is None:
+            raise IllegalAction("no_immediate_now", phase=state.phase.value)
+        wanted = {
+            Overhear: PlotCard.OVERHEARD_CONVERSATION,
+            OpenUp: PlotCard.OPEN_UP,
+            EstablishConfidence: PlotCard.ESTABLISH_CONFIDENCE,
+            TakeResponsibility: PlotCard.TAKE_RESPONSIBILITY,
+        }[type(action)]
+        if pending.card is not wanted:
+            raise IllegalAction("play_pending_card_first", seat=pending.actor)
+        actor = action.commander if isinstance(action, EstablishConfidence) else action.seat
+        if actor != pending.actor:
+            raise IllegalAction("not_plot_player", seat=actor, turn=pending.actor)
+        events: list[Event] = []
+        knowledge = plot.knowledge
+        held = plot.held
+        if isinstance(action, TakeResponsibility):
+            self._check_seat(state, action.from_seat)
+            if action.from_seat == actor:
+                raise IllegalAction("take_from_self", seat=actor)
+            if action.card not in held[action.from_seat]:
+                raise IllegalAction("plot_card_not_held", seat=action.from_seat)
+            held = give(take(held, action.from_seat, action.card), actor, action.card)
+            events.append(
+                Event(
+                    "responsibility_taken",
+                    {"seat": actor, "from_seat": action.from_seat, "card": action.card.value},
+                )
+            )
+        else:
+            if isinstance(action, Overhear):
+                step = 1 if action.neighbour is Neighbour.LEFT else -1
+                viewer, shown = actor, (actor + step) % state.players
+            else:
+                self._check_seat(state, action.to_seat)
+                if action.to_seat == actor:
+                    raise IllegalAction("show_to_self", seat=actor)
+                viewer, shown = action.to_seat, actor
+            digital = state.identities is not None
+            events.append(
+                Event(
+                    "identity_shown",
+                    {
+                        "seat": shown,
+                        "viewer": viewer,
+                        "via": pending.card.value,
+                        "digital": digital,
+                    },
+                )
+            )
+            if state.identities is not None:
+                side = state.identities[shown].value
+                knowledge = (*knowledge, Knowledge(viewer, shown, pending.card, side=side))
+                events.append(
+                    Event(
+                        "identity_seen",
+                        {"seat": shown, "identity": side, "via": pending.card.value},
+                        Audience.only(viewer),
+                    )
+                )
+        plot = dataclasses.replace(
+            plot,
+            pending=None,
+            held=held,
+            knowledge=knowledge,
+            discards=(*plot.discards, pending.card),
+        )
+        return self._after_handing(dataclasses.replace(state, plot=plot), events), events
+
+    # -- Le Plan: the moments of one-use cards ------------------------------------------------
+
+    def _open_window(
+        self, state: ResistanceState, moment: Moment, events: list[Event]
+    ) -> ResistanceState:
+        """Open a moment for one-use cards, or go straight on when nobody can play."""
+        plot = state.plot
+        assert plot is not None
+        window = Window(moment, state.commander)
+        turn = self._next_turn(state, plot, window, state.commander, include_first=True)
+        if turn is None:
+            return self._close_window(state, moment, events)
+        window = dataclasses.replace(window, turn=turn)
+        after = dataclasses.replace(
+            state, phase=Phase.PLOT_WINDOW, plot=dataclasses.replace(plot, window=window)
+        )
+        events.append(self._turn_event(after))
+        return after
+
+    def _next_turn(
+        self,
+        state: ResistanceState,
+        plot: PlotState,
+        window: Window,
+        start: int,
+        include_first: bool,
+    ) -> int | None:
+        n = state.players
+        offsets = range(n) if include_first else range(1, n + 1)
+        for offset in offsets:
+            seat = (start + offset) % n
+            if seat not in window.done and self._playable(state, plot, seat, window.moment):
+                return seat
+        return None
+
+    def _turn_event(self, state: ResistanceState) -> Event:
+        plot = state.plot
+        assert plot is not None and plot.window is not None
+        turn = plot.window.turn
+        return Event(
+            "plot_turn",
+            {
+                "seat": turn,
+                "moment": plot.window.moment.value,
+                "cards": [c.value for c in self.playable(state, turn)],
+            },
+        )
+
+    def _close_window(
+        self, state: ResistanceState, moment: Moment, events: list[Event]
+    ) -> ResistanceState:
+        plot = state.plot
+        assert plot is not None
+        state = dataclasses.replace(state, plot=dataclasses.replace(plot, window=None))
+        if moment is Moment.AFTER_APPROVAL:
+            return self._begin_mission(state, events)
+        if not plot.dealt:
+            return self._deal(state, events)
+        return self._propose_now(state, events)
+
+    def _continue_window(
+        self, state: ResistanceState, seat: int, passed: bool, events: list[Event]
+    ) -> ResistanceState:
+        """After ``seat`` played or passed: they keep the turn while they can play again (having
+        not passed), else the next holder clockwise has it; nobody left: the window closes."""
+        plot = state.plot
+        assert plot is not None and plot.window is not None
+        window = plot.window
+        if not passed and self._playable(state, plot, seat, window.moment):
+            turn: int | None = seat
+        else:
+            window = dataclasses.replace(window, done=(*window.done, seat))
+            turn = self._next_turn(state, plot, window, seat, include_first=False)
+        if turn is None:
+            return self._close_window(state, window.moment, events)
+        window = dataclasses.replace(window, turn=turn)
+        after = dataclasses.replace(state, plot=dataclasses.replace(plot, window=window))
+        events.append(self._turn_event(after))
+        return after
+
+    def _check_turn(self, state: ResistanceState, seat: int) -> tuple[PlotState, Window]:
+        plot = self._require_plot(state)
+        if state.phase is not Phase.PLOT_WINDOW or plot.window is None:
+            raise IllegalAction("no_window_now", phase=state.phase.value)
+        self._check_seat(state, seat)
+        if seat != plot.window.turn:
+            raise IllegalAction("not_your_plot_turn", seat=seat, turn=plot.window.turn)
+        return plot, plot.window
+
+    def _pass_plot(
+        self, state: ResistanceState, action: PassPlot
+    ) -> tuple[ResistanceState, list[Event]]:
+        plot, _ = self._check_turn(state, action.seat)
+        events = [Event("plot_passed", {"seat": action.seat})]
+        plot = dataclasses.replace(plot, passed=tuple(sorted((*plot.passed, action.seat))))
+        after = dataclasses.replace(state, plot=plot)
+        return self._continue_window(after, action.seat, True, events), events
+
+    def _play_plot(
+        self, state: ResistanceState, action: PlayPlot
+    ) -> tuple[ResistanceState, list[Event]]:
+        plot, window = self._check_turn(state, action.seat)
+        seat, card, target = action.seat, action.card, action.target
+        if card not in plot.held[seat]:
+            raise IllegalAction("plot_card_not_held", seat=seat)
+        if card not in self._playable(state, plot, seat, window.moment):
+            raise IllegalAction("plot_card_not_now", seat=seat)
+        targeted = card in (PlotCard.KEEPING_A_CLOSE_EYE, PlotCard.IN_THE_SPOTLIGHT)
+        if not targeted and target is not None:
+            raise IllegalAction("plot_takes_no_target")
+        if targeted:
+            if target is None:
+                raise IllegalAction("plot_needs_target")
+            self._check_seat(state, target)
+            if target not in state.squad:
+                raise IllegalAction("not_on_squad", seat=target)
+            if card is PlotCard.KEEPING_A_CLOSE_EYE:
+                if target == seat:
+                    raise IllegalAction("watch_self", seat=seat)
+                if target in {member for _, member in plot.watches}:
+                    raise IllegalAction("already_watched", seat=target)
+        plot = dataclasses.replace(
+            plot, held=take(plot.held, seat, card), discards=(*plot.discards, card)
+        )
+        state = dataclasses.replace(state, plot=plot)
+        events: list[Event] = []
+        if card is PlotCard.NO_CONFIDENCE:
+            events.append(Event("no_confidence", {"seat": seat}))
+            plot = dataclasses.replace(plot, window=None, watches=(), spotlight=None)
+            return self._rejected(dataclasses.replace(state, plot=plot), events)
+        if card is PlotCard.STRONG_LEADER:
+            events.append(Event("strong_leader", {"seat": seat, "commander": state.commander}))
+            state = dataclasses.replace(state, commander=seat)
+        elif card is PlotCard.KEEPING_A_CLOSE_EYE:
+            assert target is not None
+            events.append(Event("close_eye", {"seat": seat, "target": target}))
+            plot = dataclasses.replace(plot, watches=(*plot.watches, (seat, target)))
+            state = dataclasses.replace(state, plot=plot)
+        else:
+            events.append(Event("spotlight", {"seat": seat, "target": target}))
+            state = dataclasses.replace(state, plot=dataclasses.replace(plot, spotlight=target))
+        return self._continue_window(state, seat, False, events), events
+
+    # -- rounds ---------------------------------------------------------------------------------
+
+    def _start_round(
+        self, state: ResistanceState, commander: int, events: list[Event]
+    ) -> ResistanceState:
+        """A new round under ``commander``; with Le Plan: passes lapse, and (after the moment
+        for Strong Leader) the Commandant draws."""
+        state = self._prepare(state, commander, rejections=0)
+        if state.plot is None:
+            return self._propose_now(state, events)
+        plot = dataclasses.replace(
+            state.plot,
+            passed=(),
+            dealt=False,
+            drawn=(),
+            pending=None,
+            window=None,
+            watches=(),
+            spotlight=None,
+        )
+        return self._before_proposal(dataclasses.replace(state, plot=plot), events)
+
+    def _before_proposal(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
+        plot = state.plot
+        assert plot is not None
+        plot = dataclasses.replace(plot, watches=(), spotlight=None)
+        return self._open_window(
+            dataclasses.replace(state, plot=plot), Moment.BEFORE_PROPOSAL, events
+        )
+
+    def _deal(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
+        plot = state.plot
+        assert plot is not None
+        seed = state.seed
+        plot, drawn, reshuffled = draw(
+            plot, draws_per_round(state.players), seed, state.options.plot_draws
+        )
+        if reshuffled:
+            events.append(Event("plot_reshuffled", {}))
+        state = dataclasses.replace(state, plot=plot)
+        events.append(self._drawn_event(state, drawn))
+        if not drawn:
+            return self._propose_now(state, events)
+        return dataclasses.replace(state, phase=Phase.PLOT_HAND)
+
+    @staticmethod
+    def _drawn_event(state: ResistanceState, drawn: Sequence[PlotCard]) -> Event:
+        return Event(
+            "plot_drawn",
+            {
+                "commander": state.commander,
+                "cards": [c.value for c in drawn],
+                "count": len(drawn),
+            },
+        )
+
+    def _propose_now(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
+        after = dataclasses.replace(state, phase=Phase.PROPOSE)
+        events.append(self.command_event(after))
+        return after
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -273,14 +875,11 @@ class Resistance:
     def _left_of(state: ResistanceState, seat: int) -> int:
         return (seat + 1) % state.players
 
-    def _next_command(
-        self, state: ResistanceState, commander: int, rejections: int
-    ) -> ResistanceState:
+    def _prepare(self, state: ResistanceState, commander: int, rejections: int) -> ResistanceState:
         available = self.available_missions(state)
         mission = None if state.options.targeting else available[0]
         return dataclasses.replace(
             state,
-            phase=Phase.PROPOSE,
             commander=commander,
             rejections=rejections,
             mission=mission,
@@ -310,6 +909,9 @@ class Resistance:
         rejections: int | None = None,
     ) -> tuple[ResistanceState, list[Event]]:
         outcome = Outcome(side.value, why)
+        plot = state.plot
+        if plot is not None:
+            plot = dataclasses.replace(plot, window=None, pending=None)
         after = dataclasses.replace(
             state,
             phase=Phase.OVER,
@@ -317,6 +919,7 @@ class Resistance:
             squad=(),
             mission=None,
             rejections=state.rejections if rejections is None else rejections,
+            plot=plot,
         )
         events.append(Event("game_over", outcome.to_json()))
         return after, events
@@ -327,7 +930,8 @@ class Resistance:
         return state.outcome
 
     def public_view(self, state: ResistanceState) -> JSON:
-        """Everything the table may know: never a pending vote, never who played which card."""
+        """Everything the table may know: never a pending vote, never who played which card,
+        never an identity, never what a plot card showed to one player."""
         done = {r.mission: r for r in state.results}
         missions = []
         for m in range(1, MISSIONS + 1):
@@ -375,17 +979,94 @@ class Resistance:
                 "approved": last_vote.approved,
             },
             "outcome": None if state.outcome is None else state.outcome.to_json(),
+            "plot": self._public_plot(state),
+        }
+
+    def _public_plot(self, state: ResistanceState) -> JSON | None:
+        plot = state.plot
+        if plot is None:
+            return None
+        window = plot.window
+        spotlight = plot.spotlight
+        spot_card = None if spotlight is None else state.cards[spotlight]
+        makers = self.opinion_makers(state)
+        return {
+            "draws_per_round": draws_per_round(state.players),
+            "deck": len(plot.deck),
+            "discards": [c.value for c in plot.discards],
+            "drawn": [c.value for c in plot.drawn],
+            "held": [[c.value for c in cards] for cards in plot.held],
+            "pending": None
+            if plot.pending is None
+            else {
+                "card": plot.pending.card.value,
+                "seat": plot.pending.receiver,
+                "actor": plot.pending.actor,
+            },
+            "window": None
+            if window is None
+            else {
+                "moment": window.moment.value,
+                "turn": window.turn,
+                "cards": [c.value for c in self.playable(state, window.turn)],
+            },
+            "passed": list(plot.passed),
+            "watches": [{"seat": w, "member": m} for w, m in plot.watches],
+            "spotlight": None
+            if spotlight is None
+            else {"seat": spotlight, "card": None if spot_card is None else spot_card.value},
+            "opinion_makers": list(makers),
+            "opinion_votes": [{"seat": m, "approve": state.votes[m]} for m in makers]
+            if self.opinion_open(state)
+            else [],
         }
 
     def private_view(self, state: ResistanceState, seat: int) -> JSON:
-        """A seat's own view: the public one plus its own pending vote or card."""
+        """A seat's own view: the public one plus its own pending vote or card, its identity and
+        fellow Cylons (digital identities), and what plot cards showed it alone (``learned``)."""
         view = self.public_view(state)
-        vote = state.votes[seat] if 0 <= seat < state.players else None
-        card = state.cards[seat] if 0 <= seat < state.players else None
+        here = 0 <= seat < state.players
+        vote = state.votes[seat] if here else None
+        card = state.cards[seat] if here else None
         view["seat"] = seat
         view["my_vote"] = vote
         view["my_card"] = None if card is None else card.value
+        identities = state.identities
+        if identities is None or not here:
+            view["identity"] = None
+            view["fellow_cylons"] = None
+        else:
+            view["identity"] = identities[seat].value
+            cylon = identities[seat] is Side.CYLONS and not state.options.isolated_cylons
+            view["fellow_cylons"] = (
+                [s for s, side in enumerate(identities) if side is Side.CYLONS and s != seat]
+                if cylon
+                else []
+            )
+        knowledge = () if state.plot is None else state.plot.knowledge
+        view["learned"] = [k.to_json() for k in knowledge if k.viewer == seat]
         return view
+
+    def public_setup(
+        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
+    ) -> tuple[JSON, int]:
+        """The options and seed an exported record's header may carry, for ``public_record``.
+
+        Without Le Plan and with physical identities, the game's own. Otherwise the seed would
+        tell the identities (digital) or the hidden order of the plot deck: the record replays as
+        a game with physical identities, seed 0, and the cards drawn so far named in
+        ``plot_draws`` (the deck's contents and size are the game's; only its order is lost).
+        """
+        opts = Options.from_json(options)
+        if not opts.plot and opts.identities is Identities.PHYSICAL:
+            return dict(options), seed
+        state = self.new(options, seed)
+        for action in actions:
+            state, _ = self.apply(state, action)
+        public = dataclasses.replace(opts, identities=Identities.PHYSICAL)
+        if state.plot is not None:
+            public = dataclasses.replace(public, plot_draws=state.plot.drawn_log)
+        return public.to_json(), 0
 
     def public_record(
         self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
@@ -394,9 +1075,12 @@ class Resistance:
 
         Votes are kept once revealed (vote cards are shown face up at the table), each seat's
         final vote only, in the order the seats first voted (a vote changed before the reveal was
-        never shown); the votes of a vote still open are left out. A mission's cards are re-dealt
-        in seat order, successes first, once the mission is resolved, so the record keeps the
-        counts but not who played what; the cards of a mission still being played are left out.
+        never shown); the votes of a vote still open are left out, but for the opinion makers'
+        once face up. A mission's cards are re-dealt in seat order, successes first, once the
+        mission is resolved, so the record keeps the counts but not who played what; the cards of
+        a mission still being played are left out, but for a card played face up (In the
+        Spotlight), kept as played. Plot card plays are public and kept; what they showed to one
+        player is in no action. Replay it under ``public_setup``'s options and seed.
         """
         state = self.new(options, seed)
         out: list[Action] = []
@@ -409,14 +1093,37 @@ class Resistance:
                 if state.last_vote is not before.last_vote:
                     out.extend(CastVote(s, a) for s, a in pending.items())
                     pending = {}
+                elif self.opinion_open(state) and not self.opinion_open(before):
+                    for maker in self.opinion_makers(state):
+                        out.append(CastVote(maker, pending.pop(maker)))
             elif isinstance(action, PlayMissionCard):
-                if len(state.results) == len(before.results):
-                    continue
-                result = state.results[-1]
-                cards = [Card.SUCCESS] * result.successes + [Card.FAIL] * result.fails
-                out.extend(PlayMissionCard(s, c) for s, c in zip(result.squad, cards, strict=True))
+                out.extend(self._public_cards(before, state, action))
             else:
                 out.append(action)
+        return out
+
+    def _public_cards(
+        self, before: ResistanceState, after: ResistanceState, action: PlayMissionCard
+    ) -> list[Action]:
+        plot = before.plot
+        spotlit = None if plot is None else plot.spotlight
+        face_up = action.seat == spotlit and before.cards[action.seat] is None
+        if len(after.results) == len(before.results):
+            return [action] if face_up else []
+        result = after.results[-1]
+        successes, fails = result.successes, result.fails
+        shown: Card | None = None
+        if spotlit is not None:
+            shown = action.card if face_up else before.cards[spotlit]
+            if shown is Card.FAIL:
+                fails -= 1
+            else:
+                successes -= 1
+        others = [s for s in result.squad if s != spotlit]
+        cards = [Card.SUCCESS] * successes + [Card.FAIL] * fails
+        out: list[Action] = [PlayMissionCard(s, c) for s, c in zip(others, cards, strict=True)]
+        if face_up and shown is not None:
+            out.append(PlayMissionCard(action.seat, shown))
         return out
 
 

@@ -8,6 +8,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.game import Action, IllegalAction, Outcome
+from companion.games.resistance.plot import (
+    FULL_DECK_FROM,
+    Neighbour,
+    PlotCard,
+    PlotState,
+    default_deck,
+    parse_cards,
+)
 from companion.games.resistance.tables import MAX_PLAYERS, MIN_PLAYERS
 
 
@@ -17,6 +25,18 @@ class Phase(enum.Enum):
     VOTE = "vote"  # everyone votes on the squad, in secret
     MISSION = "mission"  # the squad plays Success or Fail, in secret
     OVER = "over"
+    # Le Plan (option ``plot``):
+    PLOT_HAND = "plot_hand"  # the Commandant hands out the plot cards drawn this round
+    PLOT_IMMEDIATE = "plot_immediate"  # an immediate card just handed waits for its choice
+    PLOT_WINDOW = "plot_window"  # holders of one-use cards play or pass, clockwise
+
+
+class Identities(enum.Enum):
+    """Who deals the identity cards. Physical: the players, by hand; the companion never knows
+    them. Digital: the companion, from the seed; each seat sees its own on its private page."""
+
+    PHYSICAL = "physical"
+    DIGITAL = "digital"
 
 
 class Card(enum.Enum):
@@ -43,10 +63,27 @@ class Options:
     targeting: bool = False  # variant "Attaques ciblées"
     isolated_cylons: bool = False  # variant "Cylons isolés": no night phase
     first_commander: int = 0
+    identities: Identities = Identities.PHYSICAL
+    plot: bool = False  # expansion "Le Plan"
+    plot_deck: tuple[PlotCard, ...] | None = None  # under 7 players; None: the default deck
+    plot_draws: tuple[PlotCard, ...] = ()  # cards drawn in this order (replaying a record)
+
+    @property
+    def deck(self) -> tuple[PlotCard, ...]:
+        return default_deck(self.players) if self.plot_deck is None else self.plot_deck
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
-        known = {"players", "targeting", "isolated_cylons", "first_commander"}
+        known = {
+            "players",
+            "targeting",
+            "isolated_cylons",
+            "first_commander",
+            "identities",
+            "plot",
+            "plot_deck",
+            "plot_draws",
+        }
         unknown = set(data) - known
         if unknown:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
@@ -63,20 +100,55 @@ class Options:
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
             raise IllegalAction("no_such_seat", seat=first, players=players)
         flags = {}
-        for name in ("targeting", "isolated_cylons"):
+        for name in ("targeting", "isolated_cylons", "plot"):
             value = data.get(name, False)
             if not isinstance(value, bool):
                 raise IllegalAction("option_not_boolean", option=name)
             flags[name] = value
-        return Options(players, first_commander=first, **flags)
+        identities = data.get("identities", Identities.PHYSICAL.value)
+        choices = [i.value for i in Identities]
+        if identities not in choices:
+            raise IllegalAction(
+                "unknown_option_value", option="identities", value=identities, choices=choices
+            )
+        for name in ("plot_deck", "plot_draws"):
+            if name in data and not flags["plot"]:
+                raise IllegalAction("plot_option_without_plot", option=name)
+        deck = None
+        if "plot_deck" in data:
+            if players >= FULL_DECK_FROM:
+                raise IllegalAction("plot_deck_below_seven", players=players)
+            deck = parse_cards("plot_deck", data["plot_deck"])
+            if not deck:
+                raise IllegalAction("plot_deck_empty")
+        draws = (
+            parse_cards("plot_draws", data["plot_draws"], printed=False)
+            if "plot_draws" in data
+            else ()
+        )
+        return Options(
+            players,
+            first_commander=first,
+            identities=Identities(identities),
+            plot_deck=deck,
+            plot_draws=draws,
+            **flags,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "targeting": self.targeting,
             "isolated_cylons": self.isolated_cylons,
             "first_commander": self.first_commander,
+            "identities": self.identities.value,
+            "plot": self.plot,
         }
+        if self.plot and self.players < FULL_DECK_FROM:
+            out["plot_deck"] = [c.value for c in self.deck]
+        if self.plot_draws:
+            out["plot_draws"] = [c.value for c in self.plot_draws]
+        return out
 
 
 @dataclass(frozen=True)
@@ -124,6 +196,8 @@ class ResistanceState:
     cards: tuple[Card | None, ...]  # secret for ever: only the counts are revealed
     last_vote: VoteResult | None
     outcome: Outcome | None
+    identities: tuple[Side, ...] | None = None  # digital identities only: never in a public view
+    plot: PlotState | None = None  # Le Plan only
 
     @property
     def players(self) -> int:
@@ -167,6 +241,89 @@ class PlayMissionCard(Action):
     card: Card
 
 
+# -- Le Plan ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandPlot(Action):
+    """The Commandant hands one of the cards drawn this round (``card_index`` in the public
+    view's ``plot.drawn``) to another player."""
+
+    kind: ClassVar[str] = "hand_plot"
+    commander: int
+    card_index: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class Overhear(Action):
+    """Overheard Conversation: its receiver looks at a neighbour's identity card."""
+
+    kind: ClassVar[str] = "overhear"
+    seat: int
+    neighbour: Neighbour
+
+
+@dataclass(frozen=True)
+class OpenUp(Action):
+    """Open Up: its receiver shows their identity card to a player of their choice."""
+
+    kind: ClassVar[str] = "open_up"
+    seat: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class EstablishConfidence(Action):
+    """Establish Confidence: the Commandant shows their identity card to a player they choose."""
+
+    kind: ClassVar[str] = "establish_confidence"
+    commander: int
+    to_seat: int
+
+
+@dataclass(frozen=True)
+class TakeResponsibility(Action):
+    """Take Responsibility: its receiver takes a plot card from another player."""
+
+    kind: ClassVar[str] = "take_responsibility"
+    seat: int
+    from_seat: int
+    card: PlotCard
+
+
+@dataclass(frozen=True)
+class PlayPlot(Action):
+    """A one-use card played at its moment; ``target``: the squad member for Keeping a Close
+    Eye and In the Spotlight, none for Strong Leader and No Confidence."""
+
+    kind: ClassVar[str] = "play_plot"
+    seat: int
+    card: PlotCard
+    target: int | None = None
+
+
+@dataclass(frozen=True)
+class PassPlot(Action):
+    """A holder declines to play at this moment: they play no plot card until the round ends."""
+
+    kind: ClassVar[str] = "pass_plot"
+    seat: int
+
+
 ACTIONS: dict[str, type[Action]] = {
-    cls.kind: cls for cls in (EndNight, ProposeSquad, CastVote, PlayMissionCard)
+    cls.kind: cls
+    for cls in (
+        EndNight,
+        ProposeSquad,
+        CastVote,
+        PlayMissionCard,
+        HandPlot,
+        Overhear,
+        OpenUp,
+        EstablishConfidence,
+        TakeResponsibility,
+        PlayPlot,
+        PassPlot,
+    )
 }

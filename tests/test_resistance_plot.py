@@ -1,0 +1,857 @@
+"""Résistance's expansion *Le Plan* (RULES.md §1): the plot cards, one clause per test.
+
+Most tests name the cards the Commandant draws with the option ``plot_draws`` (the cards come off
+the deck in that order), so that each scenario is the one its name says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import pytest
+from resistance_play import random_game
+
+from companion.game import Action, AudienceKind, Event, IllegalAction, action_from_json
+from companion.games.resistance import (
+    Card,
+    CastVote,
+    EndNight,
+    Phase,
+    PlayMissionCard,
+    ProposeSquad,
+    Resistance,
+    ResistanceState,
+    Termination,
+)
+from companion.games.resistance.plot import FULL_DECK, SMALL_DECK, Neighbour, PlotCard
+from companion.games.resistance.state import (
+    EstablishConfidence,
+    HandPlot,
+    OpenUp,
+    Overhear,
+    PassPlot,
+    PlayPlot,
+    TakeResponsibility,
+)
+from companion.narration import resistance as narration
+from companion.narration.catalog import Catalog
+
+GAME = Resistance()
+
+SL = PlotCard.STRONG_LEADER
+CE = PlotCard.KEEPING_A_CLOSE_EYE
+NC = PlotCard.NO_CONFIDENCE
+ITS = PlotCard.IN_THE_SPOTLIGHT
+TR = PlotCard.TAKE_RESPONSIBILITY
+OC = PlotCard.OVERHEARD_CONVERSATION
+OU = PlotCard.OPEN_UP
+EC = PlotCard.ESTABLISH_CONFIDENCE
+OM = PlotCard.OPINION_MAKER
+
+# RULES.md §1's table, copied rather than imported so that it checks the code.
+PRINTED = {
+    "strong_leader": (2, "one_use"),
+    "keeping_a_close_eye": (2, "one_use"),
+    "no_confidence": (3, "one_use"),
+    "in_the_spotlight": (1, "one_use"),
+    "take_responsibility": (1, "immediate"),
+    "overheard_conversation": (2, "immediate"),
+    "open_up": (1, "immediate"),
+    "establish_confidence": (1, "immediate"),
+    "opinion_maker": (2, "permanent"),
+}
+LATER_EDITION_SMALL_DECK = Counter(
+    {"strong_leader": 2, "keeping_a_close_eye": 2, "no_confidence": 1, "take_responsibility": 1}
+    | {"opinion_maker": 1}
+)
+
+
+# -- helpers --------------------------------------------------------------------------------------
+
+
+def plot_options(
+    players: int = 5,
+    draws: Sequence[PlotCard] = (),
+    deck: Sequence[PlotCard] | None = None,
+    **more: object,
+) -> dict[str, object]:
+    opts: dict[str, object] = {"players": players, "plot": True, **more}
+    if deck is not None:
+        opts["plot_deck"] = [c.value for c in deck]
+    if draws:
+        opts["plot_draws"] = [c.value for c in draws]
+    return opts
+
+
+def plot_game(
+    players: int = 5,
+    draws: Sequence[PlotCard] = (),
+    deck: Sequence[PlotCard] | None = None,
+    **more: object,
+) -> ResistanceState:
+    """A game past its night: the first Commandant has drawn and is about to hand out."""
+    state = GAME.new(plot_options(players, draws, deck, **more), seed=7)
+    if state.phase is Phase.NIGHT:
+        state, _ = GAME.apply(state, EndNight())
+    return state
+
+
+def play(state: ResistanceState, *actions: Action) -> tuple[ResistanceState, list[Event]]:
+    events: list[Event] = []
+    for action in actions:
+        state, more = GAME.apply(state, action)
+        events.extend(more)
+    return state, events
+
+
+def refused(state: ResistanceState, action: Action) -> IllegalAction:
+    snapshot = dataclasses.replace(state)
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, action)
+    assert state == snapshot
+    return caught.value
+
+
+def hand(state: ResistanceState, *to_seats: int) -> tuple[ResistanceState, list[Event]]:
+    """The Commandant hands the first card left to each seat in turn."""
+    return play(state, *(HandPlot(state.commander, 0, to) for to in to_seats))
+
+
+def squad_of(state: ResistanceState) -> tuple[int, ...]:
+    assert state.mission is not None
+    size = GAME.public_view(state)["squad_size"]
+    return tuple((state.commander + i) % state.players for i in range(size))
+
+
+def propose(
+    state: ResistanceState, squad: tuple[int, ...] | None = None
+) -> tuple[ResistanceState, list[Event]]:
+    return play(state, ProposeSquad(state.commander, squad_of(state) if squad is None else squad))
+
+
+def vote(state: ResistanceState, yes: Iterable[int]) -> tuple[ResistanceState, list[Event]]:
+    """Everyone votes, the opinion makers first; the seats in ``yes`` approve."""
+    yes = set(yes)
+    makers = GAME.opinion_makers(state)
+    order = [*makers, *(s for s in range(state.players) if s not in makers)]
+    return play(state, *(CastVote(s, s in yes) for s in order))
+
+
+def approve(
+    state: ResistanceState, squad: tuple[int, ...] | None = None
+) -> tuple[ResistanceState, list[Event]]:
+    state, events = propose(state, squad)
+    state, more = vote(state, yes=range(state.players))
+    return state, events + more
+
+
+def reject(state: ResistanceState) -> tuple[ResistanceState, list[Event]]:
+    state, events = propose(state)
+    state, more = vote(state, yes=())
+    return state, events + more
+
+
+def pass_all(state: ResistanceState) -> tuple[ResistanceState, list[Event]]:
+    events: list[Event] = []
+    while state.phase is Phase.PLOT_WINDOW:
+        assert state.plot is not None and state.plot.window is not None
+        state, more = play(state, PassPlot(state.plot.window.turn))
+        events += more
+    return state, events
+
+
+def succeed(state: ResistanceState) -> tuple[ResistanceState, list[Event]]:
+    """The squad plays Success, every member."""
+    return play(state, *(PlayMissionCard(s, Card.SUCCESS) for s in state.squad))
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def public(events: Iterable[Event]) -> list[Event]:
+    return [e for e in events if e.audience.kind is AudienceKind.EVERYONE]
+
+
+def only(events: Iterable[Event], kind: str) -> Event:
+    (event,) = [e for e in events if e.kind == kind]
+    return event
+
+
+def turn(state: ResistanceState) -> int:
+    assert state.plot is not None and state.plot.window is not None
+    return state.plot.window.turn
+
+
+def plot_view(state: ResistanceState) -> dict[str, object]:
+    view = GAME.public_view(state)["plot"]
+    assert isinstance(view, dict)
+    return view
+
+
+# -- the deck -------------------------------------------------------------------------------------
+
+
+def test_the_deck_holds_fifteen_cards_of_the_printed_kinds_and_counts() -> None:
+    from companion.games.resistance.plot import CARDS
+
+    assert len(FULL_DECK) == 15
+    assert Counter(c.value for c in FULL_DECK) == Counter({k: n for k, (n, _) in PRINTED.items()})
+    assert {c.value: s.kind.value for c, s in CARDS.items()} == {
+        k: kind for k, (_, kind) in PRINTED.items()
+    }
+
+
+@pytest.mark.parametrize("players", range(7, 11))
+def test_seven_players_or_more_play_with_all_fifteen_cards(players: int) -> None:
+    state = GAME.new(plot_options(players), seed=1)
+    assert plot_view(state)["deck"] == 15
+    assert "plot_deck" not in GAME.options_json(state)
+
+
+@pytest.mark.parametrize("players", [5, 6])
+def test_under_seven_players_the_default_deck_is_the_later_editions_seven(players: int) -> None:
+    state = GAME.new(plot_options(players), seed=1)
+    assert plot_view(state)["deck"] == 7
+    assert Counter(c.value for c in SMALL_DECK) == LATER_EDITION_SMALL_DECK
+    assert Counter(GAME.options_json(state)["plot_deck"]) == LATER_EDITION_SMALL_DECK
+
+
+def test_the_small_deck_is_configurable() -> None:
+    ten = [SL, SL, CE, CE, NC, NC, ITS, TR, OC, OM]
+    state = GAME.new(plot_options(6, deck=ten), seed=1)
+    assert plot_view(state)["deck"] == 10
+    assert GAME.options_json(state)["plot_deck"] == [c.value for c in ten]
+
+
+@pytest.mark.parametrize(
+    ("options", "code"),
+    [
+        ({"players": 7, "plot": True, "plot_deck": ["open_up"]}, "plot_deck_below_seven"),
+        ({"players": 5, "plot": True, "plot_deck": ["open_up"] * 2}, "too_many_plot_cards"),
+        ({"players": 5, "plot": True, "plot_deck": ["joker"]}, "unknown_plot_card"),
+        ({"players": 5, "plot": True, "plot_deck": "open_up"}, "plot_cards_not_a_list"),
+        ({"players": 5, "plot": True, "plot_deck": []}, "plot_deck_empty"),
+        ({"players": 5, "plot_deck": ["open_up"]}, "plot_option_without_plot"),
+        ({"players": 5, "plot": "yes"}, "option_not_boolean"),
+    ],
+)
+def test_bad_plot_options_are_refused(options: dict[str, object], code: str) -> None:
+    with pytest.raises(IllegalAction) as caught:
+        GAME.new(options, seed=1)
+    assert caught.value.code == code
+
+
+def test_without_the_expansion_there_are_no_plot_cards() -> None:
+    state = GAME.new({"players": 5}, seed=1)
+    assert state.plot is None and GAME.public_view(state)["plot"] is None
+    state, _ = play(state, EndNight())
+    assert state.phase is Phase.PROPOSE
+    assert refused(state, PassPlot(0)).code == "no_plot_in_this_game"
+
+
+def test_the_deck_is_shuffled_from_the_seed() -> None:
+    def deck(seed: int) -> tuple[PlotCard, ...]:
+        plot = GAME.new(plot_options(8), seed=seed).plot
+        assert plot is not None
+        return plot.deck
+
+    assert deck(3) == deck(3)
+    assert len({deck(seed) for seed in range(10)}) > 1
+
+
+@pytest.mark.parametrize(("players", "drawn"), [(5, 2), (6, 2), (7, 2), (8, 2), (9, 3), (10, 3)])
+def test_the_commandant_draws_two_cards_or_three_at_nine_and_ten(players: int, drawn: int) -> None:
+    state = GAME.new(plot_options(players), seed=2)
+    state, events = play(state, EndNight())
+    assert state.phase is Phase.PLOT_HAND
+    assert len(state.plot.drawn) == drawn  # type: ignore[union-attr]
+    event = only(events, "plot_drawn")
+    assert event.data["commander"] == 0 and event.data["count"] == drawn
+    assert plot_view(state)["drawn"] == event.data["cards"]  # drawn cards are face up
+    assert plot_view(state)["deck"] == (15 if players >= 7 else 7) - drawn
+
+
+def test_an_empty_deck_is_refilled_by_shuffling_the_discards() -> None:
+    state = plot_game(5, deck=[NC, TR])
+    assert sorted(c.value for c in state.plot.drawn) == ["no_confidence", "take_responsibility"]  # type: ignore[union-attr]
+    state, events = hand(state, 1, 1)  # Take Responsibility: nobody else holds a card
+    assert "responsibility_void" in kinds(events)
+    assert plot_view(state)["discards"] == ["take_responsibility"]
+    state, _ = approve(state)
+    state, _ = pass_all(state)  # seat 1's No Confidence
+    state, events = succeed(state)
+    assert kinds(events)[-2:] == ["plot_reshuffled", "plot_drawn"]
+    assert only(events, "plot_drawn").data == {
+        "commander": 1,
+        "cards": ["take_responsibility"],  # No Confidence is still in seat 1's hand
+        "count": 1,
+    }
+    assert plot_view(state)["deck"] == 0 and plot_view(state)["discards"] == []
+
+
+def test_with_every_card_held_nothing_is_drawn() -> None:
+    state = plot_game(5, deck=[NC, OM], draws=[NC, OM])
+    state, events = hand(state, 1, 2)
+    state, _ = approve(state)
+    state, _ = pass_all(state)
+    state, events = succeed(state)
+    assert only(events, "plot_drawn").data["count"] == 0
+    assert state.phase is Phase.PROPOSE and kinds(events)[-1] == "commander"
+
+
+# -- handing out ----------------------------------------------------------------------------------
+
+
+def test_the_commandant_hands_each_card_to_another_player() -> None:
+    state = plot_game(5, draws=[SL, CE])
+    error = refused(state, HandPlot(0, 0, 0))
+    assert (error.code, error.params) == ("plot_to_self", {"seat": 0})
+    assert refused(state, HandPlot(1, 0, 2)).code == "not_commander"
+    assert refused(state, HandPlot(0, 2, 1)).code == "no_such_drawn_card"
+    assert refused(state, HandPlot(0, 0, 5)).code == "no_such_seat"
+    state, events = play(state, HandPlot(0, 1, 3))
+    assert only(events, "plot_handed").data == {
+        "commander": 0,
+        "seat": 3,
+        "card": "keeping_a_close_eye",
+    }
+    assert plot_view(state)["drawn"] == ["strong_leader"]
+    assert state.phase is Phase.PLOT_HAND
+
+
+def test_a_player_may_receive_several_cards_which_lie_face_up() -> None:
+    state = plot_game(5, draws=[SL, CE])
+    state, _ = hand(state, 2, 2)
+    assert plot_view(state)["held"] == [[], [], ["strong_leader", "keeping_a_close_eye"], [], []]
+
+
+def test_the_squad_is_proposed_once_every_card_is_handed() -> None:
+    state = plot_game(5, draws=[SL, CE])
+    assert refused(state, ProposeSquad(0, (0, 1))).code == "no_proposal_now"
+    state, _ = hand(state, 1)
+    assert refused(state, ProposeSquad(0, (0, 1))).code == "no_proposal_now"
+    state, events = hand(state, 2)
+    assert state.phase is Phase.PROPOSE
+    assert kinds(events)[-1] == "commander"
+
+
+def test_no_card_is_drawn_again_after_a_rejection_in_the_same_round() -> None:
+    state = plot_game(5, draws=[CE, CE])
+    state, _ = hand(state, 1, 2)
+    state, events = reject(state)
+    assert "plot_drawn" not in kinds(events)
+    assert state.phase is Phase.PROPOSE and state.commander == 1
+
+
+def test_each_new_round_begins_with_a_draw_by_its_commandant() -> None:
+    state = plot_game(5, deck=[OM, OM, NC, SL], draws=[OM, OM, NC, SL])
+    state, _ = hand(state, 1, 2)
+    state, _ = approve(state)
+    state, events = succeed(state)
+    assert only(events, "plot_drawn").data["commander"] == 1
+    assert only(events, "plot_drawn").data["cards"] == ["no_confidence", "strong_leader"]
+
+
+def test_handing_is_refused_outside_the_hand_out() -> None:
+    state = plot_game(5, draws=[CE, CE])
+    state, _ = hand(state, 1, 2)
+    assert refused(state, HandPlot(0, 0, 1)).code == "no_handing_now"
+
+
+# -- immediate cards ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("receiver", "side", "seen"), [(2, Neighbour.LEFT, 3), (2, Neighbour.RIGHT, 1), (4, "left", 0)]
+)
+def test_overheard_conversation_looks_at_a_neighbours_identity(
+    receiver: int, side: Neighbour | str, seen: int
+) -> None:
+    neighbour = Neighbour(side)
+    state = plot_game(5, deck=[OC, OU], draws=[OC, OU])
+    state, events = play(state, HandPlot(0, 0, receiver))
+    assert state.phase is Phase.PLOT_IMMEDIATE
+    assert only(events, "plot_immediate").data == {
+        "seat": receiver,
+        "card": "overheard_conversation",
+    }
+    assert plot_view(state)["pending"] == {
+        "card": "overheard_conversation",
+        "seat": receiver,
+        "actor": receiver,
+    }
+    state, events = play(state, Overhear(receiver, neighbour))
+    assert only(events, "identity_shown").data == {
+        "seat": seen,
+        "viewer": receiver,
+        "via": "overheard_conversation",
+        "digital": False,
+    }
+    assert all(e.audience.kind is AudienceKind.EVERYONE for e in events)  # physical: by hand
+    assert plot_view(state)["discards"] == ["overheard_conversation"]
+    assert plot_view(state)["held"][receiver] == []
+    assert state.phase is Phase.PLOT_HAND
+
+
+def test_an_immediate_card_is_played_before_the_next_is_handed() -> None:
+    state = plot_game(5, deck=[OC, OU], draws=[OC, OU])
+    state, _ = play(state, HandPlot(0, 0, 2))
+    assert refused(state, HandPlot(0, 0, 3)).code == "no_handing_now"
+    error = refused(state, Overhear(3, Neighbour.LEFT))
+    assert (error.code, error.params) == ("not_plot_player", {"seat": 3, "turn": 2})
+    assert refused(state, OpenUp(2, 3)).code == "play_pending_card_first"
+    assert refused(state, PassPlot(2)).code == "no_window_now"
+
+
+def test_open_up_shows_the_receivers_identity_to_a_player_of_their_choice() -> None:
+    state = plot_game(5, deck=[OU, OC], draws=[OU, OC])
+    state, _ = play(state, HandPlot(0, 0, 3))
+    assert refused(state, OpenUp(3, 3)).code == "show_to_self"
+    assert refused(state, Overhear(3, Neighbour.LEFT)).code == "play_pending_card_first"
+    state, events = play(state, OpenUp(3, 0))
+    assert only(events, "identity_shown").data == {
+        "seat": 3,
+        "viewer": 0,
+        "via": "open_up",
+        "digital": False,
+    }
+
+
+def test_establish_confidence_the_commandant_shows_their_identity_to_a_player_they_choose() -> None:
+    state = plot_game(5, deck=[EC, OU], draws=[EC, OU], first_commander=1)
+    state, events = play(state, HandPlot(1, 0, 3))
+    assert only(events, "plot_immediate").data == {"seat": 1, "card": "establish_confidence"}
+    assert refused(state, EstablishConfidence(3, 4)).code == "not_plot_player"
+    assert refused(state, EstablishConfidence(1, 1)).code == "show_to_self"
+    state, events = play(state, EstablishConfidence(1, 4))
+    assert only(events, "identity_shown").data == {
+        "seat": 1,
+        "viewer": 4,
+        "via": "establish_confidence",
+        "digital": False,
+    }
+
+
+def test_take_responsibility_takes_a_plot_card_from_another_player() -> None:
+    state = plot_game(5, deck=[NC, TR], draws=[NC, TR])
+    state, _ = hand(state, 1)
+    state, _ = hand(state, 2)
+    assert state.phase is Phase.PLOT_IMMEDIATE
+    assert refused(state, TakeResponsibility(2, 2, NC)).code == "take_from_self"
+    assert refused(state, TakeResponsibility(2, 3, NC)).code == "plot_card_not_held"
+    assert refused(state, TakeResponsibility(2, 1, SL)).code == "plot_card_not_held"
+    state, events = play(state, TakeResponsibility(2, 1, NC))
+    assert only(events, "responsibility_taken").data == {
+        "seat": 2,
+        "from_seat": 1,
+        "card": "no_confidence",
+    }
+    assert plot_view(state)["held"] == [[], [], ["no_confidence"], [], []]
+    assert plot_view(state)["discards"] == ["take_responsibility"]
+
+
+def test_take_responsibility_with_no_card_to_take_is_discarded() -> None:
+    state = plot_game(5, deck=[NC, TR], draws=[TR, NC])
+    state, events = hand(state, 2)
+    assert only(events, "responsibility_void").data == {"seat": 2}
+    assert state.phase is Phase.PLOT_HAND
+
+
+def test_take_responsibility_ignores_the_receivers_own_cards() -> None:
+    state = plot_game(5, deck=[NC, TR], draws=[NC, TR])
+    state, events = hand(state, 2, 2)
+    assert "responsibility_void" in kinds(events)
+    assert plot_view(state)["held"][2] == ["no_confidence"]
+
+
+# -- one-use cards: the moments -------------------------------------------------------------------
+
+
+def test_strong_leader_is_played_before_the_next_proposal_and_takes_command() -> None:
+    state = plot_game(5, draws=[SL, CE])
+    state, events = hand(state, 3, 1)
+    assert state.phase is Phase.PROPOSE  # a Strong Leader handed this round waits
+    state, events = reject(state)
+    assert state.phase is Phase.PLOT_WINDOW and state.commander == 1
+    assert only(events, "plot_turn").data == {
+        "seat": 3,
+        "moment": "before_proposal",
+        "cards": ["strong_leader"],
+    }
+    assert refused(state, ProposeSquad(1, (1, 2, 3))).code == "no_proposal_now"
+    state, events = play(state, PlayPlot(3, SL))
+    assert kinds(events) == ["strong_leader", "commander"]
+    assert state.commander == 3 and state.phase is Phase.PROPOSE and state.rejections == 1
+    assert plot_view(state)["discards"] == ["strong_leader"]
+    state, _ = reject(state)
+    assert state.commander == 4  # the command goes on to the left of the Strong Leader
+
+
+def test_strong_leader_at_a_rounds_start_is_played_before_the_draw() -> None:
+    state = plot_game(5, draws=[SL, OM, CE, CE])
+    state, _ = hand(state, 3, 1)
+    state, _ = approve(state)
+    state, events = succeed(state)
+    assert state.phase is Phase.PLOT_WINDOW and turn(state) == 3
+    assert "plot_drawn" not in kinds(events)
+    state, events = play(state, PlayPlot(3, SL))
+    assert kinds(events) == ["strong_leader", "plot_drawn"]
+    assert only(events, "plot_drawn").data["commander"] == 3
+    assert state.phase is Phase.PLOT_HAND and state.commander == 3
+
+
+def test_the_commandant_cannot_play_strong_leader() -> None:
+    state = plot_game(5, draws=[SL, OM, CE, CE])
+    state, _ = hand(state, 1, 2)  # seat 1 will command the next round
+    state, _ = approve(state)
+    state, events = succeed(state)
+    assert "plot_turn" not in kinds(events)
+    assert state.phase is Phase.PLOT_HAND and state.commander == 1
+
+
+def test_no_confidence_cancels_an_approved_squad_as_a_rejection() -> None:
+    state = plot_game(5, draws=[NC, OM])
+    state, _ = hand(state, 2, 4)
+    state, events = approve(state)
+    assert state.phase is Phase.PLOT_WINDOW
+    assert "mission_begins" not in kinds(events)
+    assert only(events, "plot_turn").data == {
+        "seat": 2,
+        "moment": "after_approval",
+        "cards": ["no_confidence"],
+    }
+    assert refused(state, PlayMissionCard(0, Card.SUCCESS)).code == "no_mission_now"
+    state, events = play(state, PlayPlot(2, NC))
+    assert kinds(events) == ["no_confidence", "commander"]
+    assert state.phase is Phase.PROPOSE and state.commander == 1 and state.rejections == 1
+    assert only(events, "commander").data["rejections"] == 1
+    assert state.results == () and state.squad == ()
+    assert GAME.public_view(state)["last_vote"]["approved"] is True
+
+
+def test_no_confidence_as_the_fifth_rejection_gives_the_cylons_the_game() -> None:
+    state = plot_game(5, deck=[NC, NC, NC], draws=[NC, NC])
+    state, _ = hand(state, 2, 3)
+    for _ in range(4):
+        state, _ = reject(state)
+    assert state.rejections == 4 and state.commander == 4
+    state, _ = approve(state)
+    assert turn(state) == 2  # clockwise from Commandant 4: 0, 1, then 2
+    state, events = play(state, PlayPlot(2, NC))
+    assert state.phase is Phase.OVER
+    assert state.outcome is not None and state.outcome.reason is Termination.FIVE_REJECTIONS
+    assert kinds(events) == ["no_confidence", "game_over"]
+
+
+def test_keeping_a_close_eye_shows_one_members_final_card_to_the_watcher_alone() -> None:
+    state = plot_game(5, draws=[CE, CE])
+    state, _ = hand(state, 3, 4)
+    state, _ = approve(state, (0, 1))
+    assert turn(state) == 3
+    assert refused(state, PlayPlot(4, CE, 1)).code == "not_your_plot_turn"
+    assert refused(state, PlayPlot(3, CE)).code == "plot_needs_target"
+    assert refused(state, PlayPlot(3, CE, 2)).code == "not_on_squad"
+    state, events = play(state, PlayPlot(3, CE, 0))
+    assert only(events, "close_eye").data == {"seat": 3, "target": 0}
+    assert turn(state) == 4
+    assert refused(state, PlayPlot(4, CE, 0)).code == "already_watched"
+    state, events = play(state, PlayPlot(4, CE, 1))
+    assert state.phase is Phase.MISSION and kinds(events)[-1] == "mission_begins"
+    assert plot_view(state)["watches"] == [{"seat": 3, "member": 0}, {"seat": 4, "member": 1}]
+    state, events = play(
+        state,
+        PlayMissionCard(0, Card.SUCCESS),
+        PlayMissionCard(0, Card.FAIL),  # changed before the last card: the final one is seen
+        PlayMissionCard(1, Card.SUCCESS),
+    )
+    seen = [e for e in events if e.kind == "mission_card_seen"]
+    assert [(e.audience.seat, dict(e.data)) for e in seen] == [
+        (3, {"seat": 0, "mission": 1, "card": "fail"}),
+        (4, {"seat": 1, "mission": 1, "card": "success"}),
+    ]
+    assert all(e.audience.kind is AudienceKind.SEAT for e in seen)
+    learned = {
+        "seat": 0,
+        "via": "keeping_a_close_eye",
+        "mission": 1,
+        "card": "fail",
+    }
+    assert GAME.private_view(state, 3)["learned"] == [learned]
+    assert GAME.private_view(state, 0)["learned"] == []
+    assert "learned" not in GAME.public_view(state)
+    assert "fail" not in str(GAME.public_view(state)["plot"])
+
+
+def test_keeping_a_close_eye_on_oneself_is_refused() -> None:
+    state = plot_game(5, draws=[CE, OM])
+    state, _ = hand(state, 1, 2)
+    state, _ = approve(state, (0, 1))
+    error = refused(state, PlayPlot(1, CE, 1))
+    assert (error.code, error.params) == ("watch_self", {"seat": 1})
+
+
+def test_in_the_spotlight_one_member_plays_face_up() -> None:
+    deck = [ITS, OM, CE]
+    state = plot_game(5, deck=deck, draws=[ITS, OM])
+    state, _ = hand(state, 2, 4)
+    state, _ = propose(state, (0, 1))
+    state, _ = vote(state, yes=range(5))
+    assert refused(state, PlayPlot(2, ITS, 3)).code == "not_on_squad"
+    state, events = play(state, PlayPlot(2, ITS, 1))
+    assert only(events, "spotlight").data == {"seat": 2, "target": 1}
+    assert plot_view(state)["spotlight"] == {"seat": 1, "card": None}
+    state, events = play(state, PlayMissionCard(1, Card.FAIL))
+    assert only(events, "spotlight_card").data == {"seat": 1, "card": "fail"}
+    assert only(events, "spotlight_card").audience.kind is AudienceKind.EVERYONE
+    assert plot_view(state)["spotlight"] == {"seat": 1, "card": "fail"}
+    assert refused(state, PlayMissionCard(1, Card.SUCCESS)).code == "spotlight_card_down"
+    # the other member's card stays secret
+    a, events_a = play(state, PlayMissionCard(0, Card.SUCCESS))
+    b, events_b = play(state, PlayMissionCard(0, Card.FAIL))
+    assert public(events_a)[:1] == public(events_b)[:1]  # card_in, then the counts
+    assert a.results[-1].fails == 1 and b.results[-1].fails == 2
+
+
+def test_one_use_cards_cannot_be_played_out_of_their_moment() -> None:
+    state = plot_game(5, draws=[SL, NC])
+    state, _ = hand(state, 3, 3)
+    state, _ = reject(state)
+    assert turn(state) == 3
+    assert plot_view(state)["window"] == {
+        "moment": "before_proposal",
+        "turn": 3,
+        "cards": ["strong_leader"],
+    }
+    assert refused(state, PlayPlot(3, NC)).code == "plot_card_not_now"
+    assert refused(state, PlayPlot(3, CE, 0)).code == "plot_card_not_held"
+    assert refused(state, PlayPlot(3, SL, 0)).code == "plot_takes_no_target"
+
+
+@pytest.mark.parametrize(("commander", "order"), [(0, [2, 5]), (3, [5, 2]), (6, [2, 5])])
+def test_plays_at_one_moment_go_clockwise_from_the_commandant(
+    commander: int, order: list[int]
+) -> None:
+    state = plot_game(7, draws=[NC, NC], first_commander=commander)
+    state, _ = hand(state, 5, 2)
+    state, events = approve(state)
+    turns = [only(events, "plot_turn").data["seat"]]
+    state, events = play(state, PassPlot(turns[0]))
+    turns.append(only(events, "plot_turn").data["seat"])
+    assert turns == order
+    state, events = play(state, PassPlot(turns[1]))
+    assert state.phase is Phase.MISSION
+
+
+def test_a_player_keeps_the_turn_while_they_can_play_another_card() -> None:
+    state = plot_game(5, deck=[CE, ITS], draws=[CE, ITS])
+    state, _ = hand(state, 3, 3)
+    state, _ = approve(state, (0, 1))
+    state, events = play(state, PlayPlot(3, CE, 0))
+    assert only(events, "plot_turn").data == {
+        "seat": 3,
+        "moment": "after_approval",
+        "cards": ["in_the_spotlight"],
+    }
+    state, events = play(state, PlayPlot(3, ITS, 0))
+    assert state.phase is Phase.MISSION
+
+
+def test_a_player_who_passes_plays_no_plot_card_until_the_round_ends() -> None:
+    state = plot_game(5, draws=[SL, NC])
+    state, _ = hand(state, 2, 2)
+    state, _ = reject(state)  # round 1 goes on under Commandant 1
+    state, events = play(state, PassPlot(2))
+    assert kinds(events) == ["plot_passed", "commander"]
+    assert plot_view(state)["passed"] == [2]
+    state, events = approve(state)  # No Confidence would be playable: not for seat 2 now
+    assert state.phase is Phase.MISSION and "plot_turn" not in kinds(events)
+    state, _ = succeed(state)
+    assert plot_view(state)["passed"] == []  # a new round: seat 2, now Commandant, may play
+    state, _ = hand(state, 0, 1)
+    state, _ = approve(state)
+    assert turn(state) == 2 and plot_view(state)["window"]["cards"] == ["no_confidence"]
+
+
+def test_passing_at_one_moment_bars_the_next_moment_of_the_same_round() -> None:
+    state = plot_game(5, draws=[SL, NC])
+    state, _ = hand(state, 3, 4)
+    state, _ = reject(state)
+    state, _ = play(state, PassPlot(3))
+    state, _ = approve(state)
+    assert turn(state) == 4  # seat 4 has not passed
+    assert refused(state, PassPlot(3)).code == "not_your_plot_turn"
+
+
+# -- Opinion Maker --------------------------------------------------------------------------------
+
+
+def test_an_opinion_maker_votes_first_and_face_up() -> None:
+    state = plot_game(5, draws=[OM, CE])
+    state, _ = hand(state, 3, 1)
+    state, events = propose(state)
+    assert only(events, "opinion_first").data == {"seats": [3]}
+    error = refused(state, CastVote(0, True))
+    assert (error.code, error.params) == ("opinion_makers_first", {"seat": 0})
+    state, events = play(state, CastVote(3, False))
+    assert only(events, "opinion_votes").data == {"votes": [{"seat": 3, "approve": False}]}
+    assert only(events, "opinion_votes").audience.kind is AudienceKind.EVERYONE
+    assert plot_view(state)["opinion_votes"] == [{"seat": 3, "approve": False}]
+    assert refused(state, CastVote(3, True)).code == "opinion_vote_open"
+    state, events = play(state, *(CastVote(s, True) for s in (0, 1, 2, 4)))
+    assert only(events, "vote_result").data["approvals"] == [True, True, True, False, True]
+
+
+def test_two_opinion_makers_reveal_their_votes_together() -> None:
+    state = plot_game(5, deck=[OM, OM], draws=[OM, OM])
+    state, _ = hand(state, 1, 3)
+    state, _ = propose(state)
+    voted, events = play(state, CastVote(3, True))
+    other, _ = play(state, CastVote(3, False))
+    assert "opinion_votes" not in kinds(events)
+    assert GAME.public_view(voted) == GAME.public_view(other)
+    assert refused(voted, CastVote(0, True)).code == "opinion_makers_first"
+    voted, _ = play(voted, CastVote(3, False))  # not yet face up: it may still change
+    voted, events = play(voted, CastVote(1, True))
+    assert only(events, "opinion_votes").data == {
+        "votes": [{"seat": 1, "approve": True}, {"seat": 3, "approve": False}]
+    }
+
+
+def test_opinion_maker_is_permanent() -> None:
+    state = plot_game(5, draws=[OM, CE, NC, SL])
+    state, _ = hand(state, 3, 1)
+    state, _ = approve(state)
+    state, _ = pass_all(state)
+    state, _ = succeed(state)
+    state, _ = hand(state, 2, 4)
+    state, events = propose(state)
+    assert only(events, "opinion_first").data == {"seats": [3]}
+    assert plot_view(state)["held"][3] == ["opinion_maker"]
+    assert "opinion_maker" not in plot_view(state)["discards"]
+
+
+# -- narration ------------------------------------------------------------------------------------
+
+SILENT = {"vote_in", "card_in", "night_over"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_public_plot_event_is_spoken_and_no_private_one(lang: str) -> None:
+    catalog = Catalog(lang, ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"])
+    spoken: set[str] = set()
+    for seed in range(60):
+        for event in random_game(6 + seed % 5, seed, digital=seed % 2 == 0)[1]:
+            said = narration.lines(catalog, event)
+            if event.audience.kind is not AudienceKind.EVERYONE:
+                assert said == [], event
+            elif event.kind not in SILENT:
+                assert said and all(line.strip() for line in said), event
+                assert not any("{" in line for line in said), said
+                spoken.add(event.kind)
+    assert {
+        "plot_drawn",
+        "plot_handed",
+        "plot_immediate",
+        "identity_shown",
+        "plot_turn",
+        "plot_passed",
+        "strong_leader",
+        "no_confidence",
+        "close_eye",
+        "spotlight",
+        "spotlight_card",
+        "opinion_first",
+        "opinion_votes",
+        "responsibility_taken",
+        "plot_reshuffled",
+    } <= spoken
+
+
+def test_narration_names_the_players_and_the_cards() -> None:
+    catalog = Catalog("en", ["Ada", "Bea", "Cy", "Dan", "Eve"])
+    state = plot_game(5, deck=[OC, NC], draws=[OC, NC])
+    state, events = hand(state, 2)
+    state, more = play(state, Overhear(2, Neighbour.LEFT))
+    said = [line for e in events + more for line in narration.lines(catalog, e)]
+    assert said == [
+        "Ada hands Overheard Conversation to Cy.",
+        "Cy, look at a neighbour's identity card: choose left or right.",
+        "Dan, show your identity card to Cy, and to no one else.",
+    ]
+
+
+# -- records --------------------------------------------------------------------------------------
+
+
+def test_every_plot_action_round_trips_through_json() -> None:
+    actions: list[Action] = [
+        HandPlot(0, 1, 3),
+        Overhear(2, Neighbour.LEFT),
+        Overhear(2, Neighbour.RIGHT),
+        OpenUp(1, 4),
+        EstablishConfidence(0, 2),
+        TakeResponsibility(3, 1, PlotCard.OPINION_MAKER),
+        PlayPlot(2, SL),
+        PlayPlot(2, CE, 4),
+        PassPlot(3),
+    ]
+    for action in actions:
+        data = action.to_json()
+        assert action_from_json(GAME.actions, data) == action
+    for seed in range(20):
+        for action in random_game(5 + seed % 6, seed)[2]:
+            assert action_from_json(GAME.actions, action.to_json()) == action
+
+
+def comparable(view: dict[str, object]) -> dict[str, object]:
+    """A public view less its options (the record's are public ones) and the seats whose vote or
+    card is in (the record leaves out the ballots of a vote, and cards of a mission, still open)."""
+    return {k: v for k, v in view.items() if k not in ("options", "voted", "played")}
+
+
+@pytest.mark.parametrize("players", [5, 7, 10])
+def test_the_public_record_replays_to_the_same_public_view_at_every_step(players: int) -> None:
+    for seed in range(3):
+        states, _, actions, options = random_game(players, seed * 10 + players, digital=True)
+        for stop in range(0, len(actions) + 1, 3):
+            done = actions[:stop]
+            header, header_seed = GAME.public_setup(done, options, seed * 10 + players)
+            replayed = GAME.new(header, header_seed)
+            for action in GAME.public_record(done, options, seed * 10 + players):
+                replayed, _ = GAME.apply(replayed, action)
+            assert comparable(GAME.public_view(replayed)) == comparable(
+                GAME.public_view(states[stop])
+            ), f"step {stop} of seed {seed}"
+
+
+def test_the_public_setup_hides_the_seed_and_the_identities() -> None:
+    states, _, actions, options = random_game(8, 4, digital=True)
+    header, seed = GAME.public_setup(actions, options, 4)
+    assert seed == 0 and header["identities"] == "physical"
+    plot = states[-1].plot
+    assert plot is not None
+    assert header["plot_draws"] == [c.value for c in plot.drawn_log]
+    plain = {"players": 5, "targeting": False}
+    assert GAME.public_setup([], plain, 9) == (plain, 9)  # the base game keeps its own
+
+
+def test_the_public_record_keeps_no_private_information() -> None:
+    for seed in range(10):
+        states, _, actions, options = random_game(6 + seed % 5, seed, digital=True)
+        record = GAME.public_record(actions, options, seed)
+        text = str([a.to_json() for a in record])
+        assert "identity" not in text and "learned" not in text
+        # every resolved mission's cards are re-dealt: successes first, but for the face-up one
+        cards = [a for a in record if isinstance(a, PlayMissionCard)]
+        assert len(cards) <= sum(len(r.squad) for r in states[-1].results) + 1
+
+
+def test_a_game_without_night_opens_with_the_first_draw() -> None:
+    state = GAME.new(plot_options(5, draws=[SL, CE], isolated_cylons=True), seed=1)
+    assert state.phase is Phase.PLOT_HAND
+    assert [e.data for e in GAME.opening_events(state)] == [
+        {"commander": 0, "cards": ["strong_leader", "keeping_a_close_eye"], "count": 2}
+    ]
