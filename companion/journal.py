@@ -28,6 +28,12 @@ CREATE TABLE IF NOT EXISTS actions (
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS seat_tokens (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    token TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
 """
 
 
@@ -85,6 +91,31 @@ class Journal:
 
     def finish(self, game_id: int) -> None:
         self._write("UPDATE games SET finished = 1 WHERE id = ?", (game_id,))
+
+    def save_seat_tokens(self, game_id: int, tokens: dict[int, str]) -> None:
+        """Replace every seat link of every game by ``tokens`` (one game runs at a time: the
+        links of an older game are dropped with it). In one transaction: a crash keeps either
+        the old links or the new ones."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute("DELETE FROM seat_tokens")
+                self._db.executemany(
+                    "INSERT INTO seat_tokens (game_id, seat, token) VALUES (?, ?, ?)",
+                    [(game_id, seat, token) for seat, token in sorted(tokens.items())],
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise JournalError(f"the journal at {self.path} cannot be written: {exc}") from exc
+
+    def seat_tokens(self, game_id: int) -> dict[int, str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seat, token FROM seat_tokens WHERE game_id = ? ORDER BY seat", (game_id,)
+            ).fetchall()
+        return {int(seat): str(token) for seat, token in rows}
 
     def game(self, game_id: int) -> GameEntry | None:
         with self._lock:

@@ -33,6 +33,7 @@ from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Press
+from companion.seats_online import SeatLinks, actor
 
 log = logging.getLogger(__name__)
 
@@ -204,6 +205,7 @@ class Table:
         self._message: str | None = None
         self._picture: JSON | None = None
         self._listeners: list[Callable[[JSON], None]] = []
+        self.seat_links = SeatLinks(self.journal)
 
     # -- starting and resuming ----------------------------------------------------------------
 
@@ -227,6 +229,7 @@ class Table:
         catalog = Catalog(lang, setup["names"])
         with self._lock:
             entry = self.journal.start_game(title, game.options_json(state), seed, setup)
+            self.seat_links.mint(entry.id, players)  # the last game's links stop working
             self._narration.clear()
             self._message = None
             self._picture = None
@@ -251,6 +254,7 @@ class Table:
         )
         resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
         with self._lock:
+            self.seat_links.load(entry.id)  # the phones' links survive the restart
             running = _Running(entry, game, RULES[entry.title](), state, catalog, len(actions))
             self._take_over(running, resumed)
         return True
@@ -324,6 +328,7 @@ class Table:
             running.pending_input = running.rules.blank_input
             if running.game.outcome(state) is not None:
                 self.journal.finish(running.entry.id)
+                self.seat_links.revoke()
             self._announce(events)
             self._refresh_lights()
             self._publish()
@@ -437,6 +442,46 @@ class Table:
                 self._message,
                 picture=self._picture,
             )
+
+    # -- seats on phones ----------------------------------------------------------------------
+
+    def redeal_links(self) -> dict[int, str]:
+        """New links for every seat of the running game (the host's "re-deal links"): the old
+        ones stop working at once, and their pages are told so."""
+        with self._lock:
+            running = self._require()
+            players = int(running.game.public_view(running.state).get("players", 0))
+            tokens = self.seat_links.mint(running.entry.id, players)
+            self._publish()
+            return tokens
+
+    def seat_for(self, token: object) -> int | None:
+        """The seat a phone's token opens in the running game, or None."""
+        with self._lock:
+            if self._running is None or self.seat_links.game_id != self._running.entry.id:
+                return None
+            return self.seat_links.seat_for(token)
+
+    def seat_view(self, token: object) -> JSON | None:
+        """What the phone holding ``token`` may see, composed at one instant: the public
+        snapshot and that seat's own private view. None for a token that opens no seat."""
+        with self._lock:
+            seat = self.seat_for(token)
+            if seat is None or self._running is None:
+                return None
+            return {
+                "seat": seat,
+                "name": self._running.catalog.name(seat),
+                "public": self.snapshot(),
+                "private": self.private_snapshot(seat),
+            }
+
+    def seat_submit(self, seat: int, action: Action) -> list[Event]:
+        """An action sent from ``seat``'s phone: refused unless the seat it acts for is
+        ``seat`` (``IllegalAction("not_your_seat")``). Then exactly as ``submit``."""
+        if actor(action) != seat:
+            raise IllegalAction("not_your_seat", seat=seat)
+        return self.submit(action)
 
     def private_snapshot(self, seat: int) -> JSON:
         with self._lock:

@@ -158,6 +158,8 @@ HOST_ROUTES = [
     Route("POST", "/api/throw/read", {}, oraklos),
     Route("POST", "/api/tessons/read", {}, ostrakon_laid),
     Route("GET", "/api/record", None, resistance),
+    Route("POST", "/api/host/seats/redeal", {}, resistance),  # new links for the phones' seats
+    Route("GET", "/api/host/seats", None, resistance),  # the seats' links: each one is a seat
 ]
 POSTS = [r for r in HOST_ROUTES if r.method == "POST"]
 
@@ -192,7 +194,8 @@ def test_every_post_route_is_a_host_route_or_the_login_itself(companion: Compani
     posts = {
         rule.rule for rule in companion.app.url_map.iter_rules() if "POST" in (rule.methods or ())
     }
-    assert posts == {r.path for r in POSTS} | {"/host/login", "/host/logout"}
+    seats = {"/api/seat/<token>/press", "/api/seat/<token>/act"}  # tests/test_phone_seats.py
+    assert posts == {r.path for r in POSTS} | {"/host/login", "/host/logout"} | seats
 
 
 # -- refused without a session, without the token, from another site ------------------------------
@@ -241,7 +244,7 @@ def test_a_host_route_with_a_session_and_its_token_is_accepted(
     assert answer.status_code in (200, 201), answer.get_data(as_text=True)
     if route.method == "POST":
         assert table_now(companion)["snapshot"]["revision"] > before["snapshot"]["revision"]
-    else:
+    elif route.path == "/api/record":
         assert answer.mimetype == "application/x-ndjson"
 
 

@@ -4,7 +4,14 @@ Who may do what (``docs/SECURITY.md``): anyone may read the public page, ``GET /
 the SSE stream, the panel's LEDs and the throw's picture (all public); every change to the
 table, and the export of the record, needs a host session (the host page's PIN login) and, for
 a POST, the session's CSRF token and no foreign ``Origin``. The guard is one ``before_request``
-hook that refuses by default: a new POST route is for the host unless listed in ``OPEN_POSTS``.
+hook that refuses by default: a new POST route is for the host unless listed in ``OPEN_POSTS``
+or ``SEAT_POSTS``.
+
+Seats on phones (``companion/seats_online.py``): ``/seat/<token>`` and ``/api/seat/<token>/...``
+need no host session; the token in the path is the seat. Their POSTs (``SEAT_POSTS``) must come
+from this site (``Origin``) and carry the token again in the ``X-Seat-Token`` header, which no
+other site's form can set and no other site's script may send without a CORS preflight this app
+never grants. An unknown, revoked or other game's token gets one and the same 404.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import json
 import logging
 import math
 from datetime import timedelta
+from html import escape
 from typing import Any
 
 from flask import (
@@ -32,6 +40,7 @@ from companion.journal import JournalError
 from companion.moderator import NoGame, Table
 from companion.narration.catalog import LANGUAGES, Catalog
 from companion.seat_input import Button, Press
+from companion.seats_online import actor
 from web.auth import (
     CSRF_FIELD,
     CSRF_HEADER,
@@ -48,7 +57,10 @@ log = logging.getLogger(__name__)
 VERDICTS = ("vote_approved", "vote_rejected")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 OPEN_POSTS = frozenset({"login", "logout"})  # POSTs that need the CSRF token but no session
-HOST_GETS = frozenset({"record"})  # reads for the host only: the record holds every secret
+SEAT_POSTS = frozenset({"seat_press", "seat_act"})  # a phone's seat: its token, no session
+SEAT_HEADER = "X-Seat-Token"
+HOST_GETS = frozenset({"record", "host_seats"})  # reads for the host only: secrets, seat links
+QR_SCALE = 4
 SESSION_HOURS = 12  # a game evening; the cookie is re-signed (the clock restarts) on each visit
 MAX_BODY = 64 * 1024  # bytes: the largest action (a throw's dice) is a few kilobytes
 SAFE_INTEGER = 2**53  # the largest integer a browser's JSON keeps exact
@@ -161,6 +173,11 @@ def create_app(
         ):
             log.warning("refused a %s to %s from another site", request.method, request.path)
             return refused(403, "errors.cross_origin")
+        if unsafe and endpoint in SEAT_POSTS:
+            path_token = (request.view_args or {}).get("token")
+            if not token_matches(path_token, request.headers.get(SEAT_HEADER)):
+                return refused(403, "errors.seat_link_header")
+            return None  # the route itself checks that the token opens a seat (else 404)
         if ((unsafe and endpoint not in OPEN_POSTS) or endpoint in HOST_GETS) and not is_host():
             return refused(401, "errors.host_only")
         if unsafe:
@@ -178,6 +195,13 @@ def create_app(
     def headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
+        if request.path.startswith(("/seat/", "/api/seat/", "/api/host/")):
+            # a seat's token is in the address (or the answer): kept out of caches, Referer
+            # headers and other sites' frames
+            response.headers["Cache-Control"] = "no-store"
+            response.headers["Referrer-Policy"] = "no-referrer"
+            response.headers["X-Frame-Options"] = "DENY"
+            response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
         if request.path.startswith("/host"):  # carries a CSRF token, has the host's controls
             response.headers["Cache-Control"] = "no-store"
             response.headers["X-Frame-Options"] = "DENY"
@@ -322,6 +346,128 @@ def create_app(
             return bad_request(str(exc))
         return submitted(lambda: table.submit(action))
 
+    # -- seats on phones -------------------------------------------------------------------
+
+    def no_seat() -> tuple[Response, int]:
+        """The one answer to every token that opens no seat: unknown, revoked, another game's."""
+        return error(404, catalog().text("errors.seat_link_invalid"))
+
+    def seat_links() -> list[dict[str, Any]]:
+        import segno
+
+        running = table.running
+        if running is None:
+            return []
+        base = request.host_url  # the scheme and host the host page was loaded from
+        out = []
+        for seat, token in sorted(table.seat_links.links().items()):
+            url = f"{base}seat/{token}"
+            out.append(
+                {
+                    "seat": seat,
+                    "name": running.catalog.name(seat),
+                    "url": url,
+                    "qr_svg": segno.make(url, error="m").svg_inline(scale=QR_SCALE),
+                }
+            )
+        return out
+
+    @app.get("/api/host/seats")
+    def host_seats() -> Any:
+        return jsonify(seat_links())
+
+    @app.post("/api/host/seats/redeal")
+    def redeal_seats() -> Any:
+        try:
+            table.redeal_links()
+        except NoGame:
+            return error(409, catalog().text("errors.no_game"))
+        except JournalError as exc:
+            return error(503, str(exc))
+        return jsonify(seat_links())
+
+    @app.get("/seat/<token>")
+    def seat_page(token: str) -> Any:
+        view = table.seat_view(token)
+        if view is None:
+            words = catalog()
+            message = escape(words.text("errors.seat_link_invalid"))
+            body = (
+                f'<!doctype html><html lang="{words.lang}"><meta charset="utf-8">'
+                '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                f"<title>{escape(words.text('ui.title'))}</title>"
+                f'<p id="seat-gone">{message}</p></html>'
+            )
+            return Response(body, status=404, mimetype="text/html")
+        return render_template(
+            "table.html",
+            labels=json.dumps(labels()),
+            host=False,
+            simulated=False,
+            seat_token=token,
+        )
+
+    @app.get("/api/seat/<token>/state")
+    def seat_state(token: str) -> Any:
+        view = table.seat_view(token)
+        return no_seat() if view is None else jsonify(view)
+
+    @app.get("/api/seat/<token>/events")
+    def seat_events(token: str) -> Any:
+        if table.seat_for(token) is None:
+            return no_seat()
+        return Response(
+            broadcaster.stream_views(lambda: table.seat_view(token)),
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    @app.post("/api/seat/<token>/press")
+    def seat_press(token: str) -> Any:
+        """A phone's A or B: the same input port as the button box."""
+        seat = table.seat_for(token)
+        if seat is None:
+            return no_seat()
+        body = json_body()
+        button = body.get("button") if isinstance(body, dict) else None
+        if button not in ("A", "B"):
+            return bad_request('send {"button": "A" or "B"}')
+        result = table.press(Press(seat, Button(button)))
+        return jsonify({"accepted": result.accepted is not None, **after_seat_move(token, seat)})
+
+    @app.post("/api/seat/<token>/act")
+    def seat_act(token: str) -> Any:
+        """A seat's own action (a Le Plan card, an Oraklos claim): only for the token's seat. A
+        refusal meant for this seat alone (``private_to``) is answered here and nowhere else."""
+        seat = table.seat_for(token)
+        running = table.running
+        if seat is None or running is None:
+            return no_seat()
+        try:
+            action = action_from_json(running.game.actions, json_body())
+        except MalformedAction as exc:
+            return bad_request(str(exc))
+        if actor(action) != seat:
+            return error(403, running.catalog.text("errors.not_your_seat", seat=seat))
+        try:
+            table.seat_submit(seat, action)
+        except IllegalAction as exc:
+            private = exc.params.get("private_to") == seat
+            return jsonify({"error": table.explain(exc), "private": private}), 400
+        except NoGame:
+            return no_seat()
+        except JournalError as exc:
+            return error(503, str(exc))
+        return jsonify(after_seat_move(token, seat))
+
+    def after_seat_move(token: str, seat: int) -> dict[str, Any]:
+        """The seat's view after its move; a move that ended the game spent the link: then the
+        public snapshot only, and ``gone``."""
+        view = table.seat_view(token)
+        if view is None:
+            return {"seat": seat, "public": table.snapshot(), "private": None, "gone": True}
+        return view
+
     @app.post("/api/throw/read")
     def read_throw() -> Any:
         """Read the dice on the table now (a first reading, or a re-read)."""
@@ -350,6 +496,8 @@ def create_app(
         try:
             do()
         except IllegalAction as exc:
+            if "private_to" in exc.params:  # its wording is for that seat's own page only
+                return error(400, catalog().text("errors.private_refusal"))
             return error(400, table.explain(exc))
         except NoGame:
             return error(409, catalog().text("errors.no_game"))

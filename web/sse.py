@@ -53,6 +53,41 @@ class Broadcaster:
         for client in clients:
             self._drop(client)
 
+    def stream_views(self, view: Callable[[], dict[str, Any] | None]) -> Iterator[str]:
+        """A stream of one seat's own view: on each published change, ``view()`` composes it
+        afresh (the public snapshot under ``public``, the seat's private view under ``private``);
+        the published public snapshot only wakes the stream and never goes on it. When
+        ``view()`` answers None (the link was revoked: game over, new game, links re-dealt), a
+        ``gone`` event is sent and the stream ends."""
+        client: queue.Queue[dict[str, Any] | None] = queue.Queue(CLIENT_BACKLOG)
+        with self._lock:
+            self._clients.add(client)
+        try:
+            current = view()
+            if current is None:
+                yield "event: gone\ndata: {}\n\n"
+                return
+            last = current["public"]["revision"]
+            yield "retry: 1000\n\n" + _view_message(current)
+            while True:
+                try:
+                    woken = client.get(timeout=self._heartbeat)
+                except queue.Empty:
+                    yield ": keep-alive\n\n"
+                    continue
+                if woken is None:
+                    return
+                current = view()
+                if current is None:
+                    yield "event: gone\ndata: {}\n\n"
+                    return
+                if current["public"]["revision"] > last:
+                    last = current["public"]["revision"]
+                    yield _view_message(current)
+        finally:
+            with self._lock:
+                self._clients.discard(client)
+
     def stream(self) -> Iterator[str]:
         client: queue.Queue[dict[str, Any] | None] = queue.Queue(CLIENT_BACKLOG)
         with self._lock:
@@ -74,3 +109,7 @@ class Broadcaster:
         finally:
             with self._lock:
                 self._clients.discard(client)
+
+
+def _view_message(view: dict[str, Any]) -> str:
+    return f"id: {view['public']['revision']}\nevent: seat\ndata: {json.dumps(view)}\n\n"

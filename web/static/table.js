@@ -37,6 +37,10 @@ function el(tag, cls, text) {
 
 function render(snap) {
   snapshot = snap;
+  if (HOST && snap.game_id !== seatLinksGame) {
+    seatLinksGame = snap.game_id;
+    refreshSeatLinks();
+  }
   lang = snap.language || "en";
   applyLabels();
   const names = snap.names || [];
@@ -266,8 +270,50 @@ function setupHost() {
   Ostrakon.setupHost();
 }
 
-fetch("/api/state").then((r) => r.json()).then((snap) => {
-  render(snap);
-  connect();
-});
-if (HOST) setupHost();
+// The host's seat links: one QR code per seat of the running game, and "re-deal links".
+async function refreshSeatLinks(seats) {
+  const list = $("seat-qr");
+  if (!list) return;
+  if (!seats) {
+    const response = await fetch("/api/host/seats", { credentials: "same-origin" });
+    if (!response.ok) return;
+    seats = await response.json();
+  }
+  list.replaceChildren(...seats.map((s) => {
+    const li = el("li", "seat-link");
+    li.dataset.seat = s.seat;
+    const link = el("a", "", s.name);
+    link.href = s.url;
+    const code = el("div", "qr");
+    code.innerHTML = s.qr_svg;  // segno's SVG, made by the server from the link
+    li.append(code, link);
+    return li;
+  }));
+}
+
+let seatLinksGame = null;
+
+function setupSeatLinks() {
+  const button = $("redeal");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    $("seat-links-error").textContent = "";
+    try {
+      await refreshSeatLinks(await post("/api/host/seats/redeal", {}));
+    } catch (error) {
+      $("seat-links-error").textContent = error.message;
+    }
+  });
+}
+
+// A page with a seat's token (seat.js) fetches and follows that seat's own view instead.
+if (!SEAT_TOKEN) {
+  fetch("/api/state").then((r) => r.json()).then((snap) => {
+    render(snap);
+    connect();
+  });
+}
+if (HOST) {
+  setupHost();
+  setupSeatLinks();
+}

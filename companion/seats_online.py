@@ -1,0 +1,88 @@
+"""Seats on phones: one unguessable link per seat, bound to one game.
+
+When a game starts the table mints a token per seat (``secrets.token_urlsafe(24)``: 192 bits);
+the phone that opens ``/seat/<token>`` is that seat, first-class and mixable with button seats.
+The tokens are kept in the journal's SQLite, so a restart (``Table.resume``) keeps them valid.
+They are revoked when the game ends, when a new game starts, and when the host re-deals the
+links. Looking a token up compares it with every live token in constant time, so that neither
+the answer's content nor its timing tells how close a guess came.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+
+from companion.game import Action
+from companion.journal import Journal
+
+TOKEN_BYTES = 24
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class SeatLinks:
+    """The live seat tokens of the table's game (none when no game runs)."""
+
+    def __init__(self, journal: Journal) -> None:
+        self._journal = journal
+        self._lock = threading.Lock()
+        self._game_id: int | None = None
+        self._tokens: dict[int, str] = {}
+
+    def mint(self, game_id: int, seats: int) -> dict[int, str]:
+        """New tokens for every seat of ``game_id``; every earlier token stops working. Written
+        to the journal before use (raises JournalError, and then the old ones are kept)."""
+        tokens = {seat: new_token() for seat in range(seats)}
+        with self._lock:
+            self._journal.save_seat_tokens(game_id, tokens)
+            self._game_id, self._tokens = game_id, tokens
+        return dict(tokens)
+
+    def load(self, game_id: int) -> None:
+        """The tokens kept for ``game_id`` (after a restart)."""
+        tokens = self._journal.seat_tokens(game_id)
+        with self._lock:
+            self._game_id, self._tokens = game_id, tokens
+
+    def revoke(self) -> None:
+        with self._lock:
+            game_id, self._game_id, self._tokens = self._game_id, None, {}
+        if game_id is not None:
+            self._journal.save_seat_tokens(game_id, {})
+
+    def seat_for(self, token: object) -> int | None:
+        """The seat ``token`` opens, or None (unknown, revoked, or another game's)."""
+        if not isinstance(token, str):
+            return None
+        given = token.encode("utf-8", "replace")
+        with self._lock:
+            live = list(self._tokens.items())
+        found: int | None = None
+        for seat, expected in live:  # no early exit: every token is compared
+            if hmac.compare_digest(expected.encode("ascii"), given) and found is None:
+                found = seat
+        return found
+
+    def links(self) -> dict[int, str]:
+        with self._lock:
+            return dict(self._tokens)
+
+    @property
+    def game_id(self) -> int | None:
+        with self._lock:
+            return self._game_id
+
+
+def actor(action: Action) -> int | None:
+    """The seat an action is taken by: its ``seat`` field, else its ``commander`` (a squad
+    proposed, a plot card handed, Establish Confidence), else none (a table action: the
+    night's end, a throw read by the camera... which no phone may send)."""
+    for name in ("seat", "commander"):
+        value = getattr(action, name, None)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None

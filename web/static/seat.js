@@ -1,0 +1,187 @@
+// A seat on a phone (/seat/<token>): the public board (table.js's renderers) and this seat's own
+// card: its identity and fellow Cylons when digital, what it alone learned, its own vote or card.
+// Its A and B go through the same input port as the button box. The stream carries this seat's
+// view only; it reconnects by itself, and re-fetches the state after a lost connection or a
+// restarted server.
+"use strict";
+
+const SEAT_API = "/api/seat/" + encodeURIComponent(SEAT_TOKEN);
+let seatView = null;
+let seatSource = null;
+let retryTimer = null;
+
+function seatStatus(text) {
+  $("seat-status").textContent = text || "";
+}
+
+function linkGone() {
+  if (seatSource) seatSource.close();
+  seatSource = null;
+  document.body.dataset.seat = "gone";
+  seatStatus(t("link_gone"));
+  for (const button of document.querySelectorAll(".seat-press")) button.disabled = true;
+}
+
+// What A and B mean for this seat now, in the game's language (null: nothing to decide).
+function decision(view) {
+  const pub = view.public, s = pub.state, mine = view.private || {};
+  if (!s) return null;
+  if (pub.game === "resistance") {
+    if (s.phase === "vote") return ["vote_yes", "vote_no"];
+    if (s.phase === "mission") return s.squad.includes(view.seat) ? ["play_success", "play_fail"] : null;
+    if (s.phase === "propose") {
+      return view.seat === s.commander ? ["confirm_squad", "clear_squad"] : ["join_squad", "leave_squad"];
+    }
+    return null;
+  }
+  if (pub.game === "oraklos") return null;  // played on the page and read by the camera
+  return s.outcome ? null : ["A", "B"];
+}
+
+function renderSeat(view) {
+  seatView = view;
+  if (view.public) render(view.public);
+  $("seat-name").textContent = view.name || String(view.seat + 1);
+  document.body.dataset.seat = String(view.seat);
+  const mine = view.private || {};
+  const identityBox = $("identity-box");
+  identityBox.hidden = !("identity" in mine);
+  if ("identity" in mine) {
+    $("identity").textContent = mine.identity ? t("identity_" + mine.identity) : t("identity_physical");
+    $("identity").dataset.side = mine.identity || "";
+    const fellows = mine.fellow_cylons;
+    $("fellows-box").hidden = !fellows || mine.identity !== "cylons";
+    const names = view.public.names || [];
+    $("fellows").textContent = fellows && fellows.length
+      ? fellows.map((s) => names[s] || String(s + 1)).join(", ") : t("fellow_none");
+  }
+  const parts = [];
+  if (mine.my_vote !== undefined && mine.my_vote !== null) {
+    parts.push(`${t("your_vote")}: ${t(mine.my_vote ? "yes" : "no")}`);
+  }
+  if (mine.my_card) parts.push(`${t("your_card")}: ${t("card_" + mine.my_card)}`);
+  $("mine").textContent = parts.join(" · ");
+  const learned = mine.learned || [];
+  $("learned-box").hidden = learned.length === 0;
+  const names = (view.public && view.public.names) || [];
+  $("learned").replaceChildren(...learned.map((k) => {
+    const who = names[k.seat] || String(k.seat + 1);
+    const text = k.identity
+      ? t("learned_identity", { seat: who, side: t("identity_" + k.identity) })
+      : t("learned_card", { seat: who, card: t("card_" + k.card) });
+    return el("li", "learned", text);
+  }));
+  const choice = decision(view);
+  const [a, b] = choice || ["A", "B"];
+  $("seat-A").textContent = choice ? t(a) : "A";
+  $("seat-B").textContent = choice ? t(b) : "B";
+  $("seat-A").disabled = $("seat-B").disabled = !choice;
+  if (!choice) seatStatus(view.public.state ? t("press_wait") : "");
+  else seatStatus("");
+}
+
+async function seatPost(path, body) {
+  const response = await fetch(SEAT_API + path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Seat-Token": SEAT_TOKEN },
+    credentials: "omit",
+    body: JSON.stringify(body),
+  });
+  let data = {};
+  try {
+    data = await response.json();
+  } catch (_) {
+    // not JSON: the status says what happened
+  }
+  if (response.status === 404) {
+    linkGone();
+    throw new Error(data.error || t("link_gone"));
+  }
+  if (!response.ok) throw new Error(data.error || response.statusText || String(response.status));
+  return data;
+}
+
+// A seat's own action (a Le Plan card...): a refusal meant for this seat alone is shown here only.
+async function seatAct(action) {
+  $("seat-error").textContent = "";
+  try {
+    const view = await seatPost("/act", action);
+    if (view.gone) linkGone();
+    else renderSeat(view);
+  } catch (error) {
+    $("seat-error").textContent = error.message;
+  }
+}
+
+function setupSeatButtons() {
+  for (const button of document.querySelectorAll(".seat-press")) {
+    button.addEventListener("click", async () => {
+      $("seat-error").textContent = "";
+      try {
+        const view = await seatPost("/press", { button: button.dataset.button });
+        if (view.gone) {
+          if (view.public) render(view.public);
+          linkGone();
+        } else renderSeat(view);
+      } catch (error) {
+        $("seat-error").textContent = error.message;
+      }
+    });
+  }
+}
+
+async function fetchSeat() {
+  const response = await fetch(SEAT_API + "/state", { credentials: "omit" });
+  if (response.status === 404) {
+    linkGone();
+    return false;
+  }
+  if (!response.ok) throw new Error(String(response.status));
+  renderSeat(await response.json());
+  return true;
+}
+
+// EventSource reconnects by itself after a dropped connection; a stream that fails for good
+// (the server was down, or answered 404 for a revoked link) is retried here after re-fetching
+// the state, which also tells a revoked link apart from a server that is still starting.
+function connectSeat() {
+  if (seatSource) seatSource.close();
+  const source = new EventSource(SEAT_API + "/events");
+  seatSource = source;
+  source.addEventListener("open", () => {
+    document.body.dataset.live = "yes";
+    seatStatus("");
+  });
+  source.addEventListener("seat", (event) => {
+    const view = JSON.parse(event.data);
+    if (!seatView || view.public.revision >= seatView.public.revision
+        || view.public.game_id !== seatView.public.game_id || source.fresh !== false) {
+      source.fresh = false;
+      renderSeat(view);
+    }
+  });
+  source.addEventListener("gone", linkGone);
+  source.addEventListener("error", () => {
+    document.body.dataset.live = "no";
+    if (document.body.dataset.seat === "gone") return;
+    seatStatus(t("reconnecting"));
+    source.fresh = true;
+    if (source.readyState === EventSource.CLOSED) retry();
+  });
+}
+
+function retry() {
+  if (retryTimer) return;
+  retryTimer = setTimeout(async () => {
+    retryTimer = null;
+    try {
+      if (await fetchSeat()) connectSeat();
+    } catch (_) {
+      retry();  // the server is not back yet
+    }
+  }, 1000);
+}
+
+setupSeatButtons();
+fetchSeat().then((ok) => { if (ok) connectSeat(); }).catch(retry);
+window.Seat = { act: seatAct, view: () => seatView };
