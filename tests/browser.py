@@ -110,6 +110,23 @@ def text(driver: WebDriver, element_id: str) -> str:
     return str(driver.find_element(By.ID, element_id).text)
 
 
+def open_page(driver: WebDriver, server: Server, path: str, new_window: bool = False) -> str:
+    """Open a page (in a new window if asked), wait for its live stream, mark it, return it."""
+    if new_window:
+        driver.switch_to.new_window("window")
+    if path == "/host":
+        log_in(driver, server)
+    driver.get(server.url + path)
+    wait_live(driver)
+    driver.execute_script("window.__noReload = 42;")
+    return str(driver.current_window_handle)
+
+
+def assert_not_reloaded(driver: WebDriver) -> None:
+    """The page marked by ``open_page`` was updated live, never reloaded."""
+    assert driver.execute_script("return window.__noReload") == 42, "the page was reloaded"
+
+
 class Player:
     """Plays Résistance by clicking the host page's virtual button panel, as the table would
     press the real buttons (see ``companion/games/resistance/controls.py``).

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import BrowserMissing, chromium, log_in, text, wait, wait_live
+from browser import assert_not_reloaded, open_page, text, wait
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -40,34 +40,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-@pytest.fixture
-def driver(tmp_path: Path) -> Iterator[WebDriver]:
-    try:
-        browser = chromium(tmp_path / "chromium")
-    except BrowserMissing as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield browser
-    finally:
-        browser.quit()
-
-
 # -- helpers --------------------------------------------------------------------------------------
-
-
-def open_page(driver: WebDriver, server: Server, path: str, new_window: bool = False) -> str:
-    if new_window:
-        driver.switch_to.new_window("window")
-    if path == "/host":
-        log_in(driver, server)
-    driver.get(server.url + path)
-    wait_live(driver)
-    driver.execute_script("window.__noReload = 42;")
-    return str(driver.current_window_handle)
-
-
-def assert_not_reloaded(driver: WebDriver) -> None:
-    assert driver.execute_script("return window.__noReload") == 42, "the page was reloaded"
 
 
 def start_oraklos(driver: WebDriver, players: int = 3, mode: str = "junior") -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from browser import (
-    BrowserMissing,
     Player,
-    chromium,
+    assert_not_reloaded,
     log_in,
+    open_page,
     start_game_on_host,
     text,
     wait,
@@ -48,35 +48,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
         running.stop()
 
 
-@pytest.fixture
-def driver(tmp_path: Path) -> Iterator[WebDriver]:
-    try:
-        browser = chromium(tmp_path / "chromium")
-    except BrowserMissing as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield browser
-    finally:
-        browser.quit()
-
-
 # -- helpers --------------------------------------------------------------------------------------
-
-
-def open_page(driver: WebDriver, server: Server, path: str, new_window: bool = False) -> str:
-    """Open a page (in a new window if asked), wait for its live stream, mark it, return it."""
-    if new_window:
-        driver.switch_to.new_window("window")
-    if path == "/host":
-        log_in(driver, server)
-    driver.get(server.url + path)
-    wait_live(driver)
-    driver.execute_script("window.__noReload = 42;")
-    return str(driver.current_window_handle)
-
-
-def assert_not_reloaded(driver: WebDriver) -> None:
-    assert driver.execute_script("return window.__noReload") == 42, "the page was reloaded"
 
 
 def voted_badges(driver: WebDriver) -> list[str]:
@@ -319,7 +291,7 @@ def test_the_host_page_asks_for_the_pin_and_logs_out(server: Server, driver: Web
     start_game_on_host(driver, NAMES, players=5)
     server.wait_for(lambda s: s["state"] is not None, "the game started from the host page")
 
-    driver.find_element(By.ID, "log-out").click()
+    wait(driver, lambda d: d.find_element(By.ID, "log-out").click() or True, "logging out")
     wait(driver, lambda d: d.find_elements(By.ID, "login-form"), "the login form after logging out")
     status, answer = server.visitor().post("/api/press", {"seat": 0, "button": "A"})
     assert status == 401 and "log in on the host page" in answer["error"]

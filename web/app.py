@@ -103,6 +103,9 @@ def create_app(
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_SECURE=lock.secure_cookies,
         PERMANENT_SESSION_LIFETIME=timedelta(hours=SESSION_HOURS),
+        # the cookie is written at login and logout only: a request still under way when the
+        # host logs out must not write the old session back
+        SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=MAX_BODY,
     )
 
