@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from button_rig import BOUNCE, LEDS, PAIRS, Clock, bouncing_press
 from gpiozero.pins.mock import MockFactory
 
 from companion.journal import Journal
@@ -23,23 +24,9 @@ from hardware.button_box import ButtonBox
 from voice.narrator import Narrator
 
 A, B = Button.A, Button.B
-PAIRS = ((4, 17), (27, 22), (5, 6), (13, 19), (26, 21), (20, 16), (12, 25))
-LEDS = (24, 23, 18, 7, 8, 11, 9)
 NAMES = ("Adama", "Roslin", "Tigh", "Apollo", "Baltar", "Starbuck", "Helo")
 PAUSES = {"intro": 4.0, "close_eyes": 2.5, "cylons_open": 6.0, "cylons_close": 2.5}
-BOUNCE = 0.04
 SAY = "resistance.say."
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class RecordingSpeech:
@@ -87,22 +74,7 @@ class Rig:
             assert self.state()["phase"] == "propose"
 
     def press(self, seat: int, button: Button, chatter: int = 2) -> None:
-        """A finger on a real contact: it bounces on the way down and on the way up."""
-        pin = self.factory.pin(PAIRS[seat][0 if button is A else 1])
-        self.clock.advance(0.5)
-        pin.drive_low()
-        for _ in range(chatter):
-            self.clock.advance(0.003)
-            pin.drive_high()
-            self.clock.advance(0.003)
-            pin.drive_low()
-        self.clock.advance(0.2)
-        pin.drive_high()
-        for _ in range(chatter):
-            self.clock.advance(0.003)
-            pin.drive_low()
-            self.clock.advance(0.003)
-            pin.drive_high()
+        bouncing_press(self.factory.pin(PAIRS[seat][0 if button is A else 1]), self.clock, chatter)
 
     def state(self) -> dict[str, Any]:
         state = self.table.snapshot()["state"]

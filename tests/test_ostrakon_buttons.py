@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from button_rig import BOUNCE, LEDS, PAIRS, Clock, bouncing_press
 from gpiozero.pins.mock import MockFactory
 
 from companion.game import Event, IllegalAction
@@ -44,11 +45,8 @@ from voice.narrator import Narrator
 A, B = Button.A, Button.B
 GAME = Ostrakon()
 SAY = "ostrakon.say."
-PAIRS = ((4, 17), (27, 22), (5, 6), (13, 19), (26, 21), (20, 16), (12, 25))
-LEDS = (24, 23, 18, 7, 8, 11, 9)
 NAMES = ("Calippos", "Malia", "Nausicaa", "Doreminos", "Thalia", "Lysias", "Phryne")
 HOLD = 0.25  # a long press, in real seconds: short, to keep the tests quick
-BOUNCE = 0.04
 # Every square from 3 on carries a symbol: every day after the first is a special day.
 ALL_SPECIAL = {str(q): ("corruption", "oracle", "tromperie")[q % 3] for q in range(3, 17)}
 
@@ -247,17 +245,6 @@ def test_every_reason_to_ignore_a_press_can_be_said(lang: str) -> None:
 # -- whole games on gpiozero's mock pins ----------------------------------------------------------
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 class RecordingSpeech:
     name = "recording"
 
@@ -305,22 +292,7 @@ class Rig:
         return self.factory.pin(PAIRS[seat][0 if button is A else 1])
 
     def press(self, seat: int, button: Button, chatter: int = 2) -> None:
-        """A finger on a real contact: it bounces on the way down and on the way up."""
-        pin = self.pin(seat, button)
-        self.clock.advance(0.5)
-        pin.drive_low()
-        for _ in range(chatter):
-            self.clock.advance(0.003)
-            pin.drive_high()
-            self.clock.advance(0.003)
-            pin.drive_low()
-        self.clock.advance(0.2)
-        pin.drive_high()
-        for _ in range(chatter):
-            self.clock.advance(0.003)
-            pin.drive_low()
-            self.clock.advance(0.003)
-            pin.drive_high()
+        bouncing_press(self.pin(seat, button), self.clock, chatter)
 
     def hold(self, seat: int, until: Callable[[], bool]) -> None:
         """Hold A down until gpiozero reports it held (and the table has answered)."""
