@@ -68,6 +68,9 @@ class GameRules:
     end_opening: Callable[[], Action] | None
     introduce: Callable[[Any], list[Event]]  # the starting situation, when there is no opening
     long_presses: bool = False  # False: a button held down (Press.long) means nothing here
+    # what the table may see of the presses not yet made into an action (a squad being named,
+    # which is said aloud as it is named); None: nothing
+    show_input: Callable[[Any], JSON | None] = lambda pending: None
 
 
 def _resistance_rules() -> GameRules:
@@ -81,6 +84,7 @@ def _resistance_rules() -> GameRules:
         in_opening=lambda state: state.phase is Phase.NIGHT,
         end_opening=EndNight,
         introduce=Resistance().opening_events,
+        show_input=resistance_controls.Nomination.to_json,
     )
 
 
@@ -175,6 +179,7 @@ def public_snapshot(
         "language": language,
         "names": [] if running is None else list(running.catalog.names),
         "state": None if running is None else running.game.public_view(state),
+        "naming": None if running is None else running.rules.show_input(running.pending_input),
         "narration": list(narration),
         "message": message,
         "picture": picture,
@@ -450,6 +455,8 @@ class Table:
         ones stop working at once, and their pages are told so."""
         with self._lock:
             running = self._require()
+            if running.game.outcome(running.state) is not None:
+                raise IllegalAction("game_over")  # its links were spent when it ended
             players = int(running.game.public_view(running.state).get("players", 0))
             tokens = self.seat_links.mint(running.entry.id, players)
             self._publish()

@@ -10,10 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import BrowserMissing, chromium, text, wait, wait_live
+from browser import BrowserMissing, chromium, open_page, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from serving import Server, start_server
+
+from companion.games.resistance.plot import FULL_DECK
 
 pytestmark = pytest.mark.slow
 
@@ -104,3 +107,132 @@ def test_two_phone_seats_vote_and_the_table_shows_the_result(
     revealed = text(public, "last-vote")
     assert "Roslin: no" in revealed and "approved" in revealed.lower()
     assert public.find_elements(By.ID, "seat-card") == []
+
+
+def plot_row(driver: WebDriver, box: str, card: str) -> WebElement:
+    """The row of plot card ``card`` among the choices shown in ``box``."""
+    rows = driver.find_elements(By.CSS_SELECTOR, f"#{box} .plot-row")
+    return next(r for r in rows if card in r.text)
+
+
+def click_choice(driver: WebDriver, box: str, card: str, label: str) -> None:
+    row = wait(driver, lambda d: plot_row(d, box, card), f"the choices for {card}")
+    button = next(b for b in row.find_elements(By.TAG_NAME, "button") if b.text == label)
+    button.click()
+
+
+def test_a_plot_card_played_on_a_phone_shows_its_effect_on_that_phone_only(
+    server: Server, phones: list[WebDriver], driver: WebDriver
+) -> None:
+    """Adama, the Commandant, hands Overheard Conversation to Roslin from his phone; Roslin
+    looks at her left neighbour, Starbuck, on hers. Only Roslin's phone tells Starbuck's side;
+    the host hands the second card from the host page, and it lies face up for all to see."""
+    drawn = ["overheard_conversation", "keeping_a_close_eye"]
+    options = {
+        "players": 5,
+        "identities": "digital",
+        "isolated_cylons": True,  # no night: the round opens with the Commandant's draw
+        "plot": True,
+        "plot_deck": [card.value for card in FULL_DECK],
+        "plot_draws": drawn,
+    }
+    status, _ = server.post(
+        "/api/games", {"game": "resistance", "options": options, "names": NAMES}
+    )
+    assert status == 201
+    assert server.state()["state"]["plot"]["drawn"] == drawn
+    _, seats = server.host().get("/api/host/seats")
+    adama, roslin = phones
+    for phone, seat in ((adama, 0), (roslin, 1)):
+        phone.get(seats[seat]["url"])
+        wait_live(phone)
+    open_page(driver, server, "/host")
+
+    wait(adama, lambda d: d.find_element(By.ID, "seat-plot").is_displayed(), "Adama's plot cards")
+    assert not roslin.find_element(By.ID, "seat-plot").is_displayed()
+    click_choice(adama, "seat-plot", "Overheard Conversation", "Roslin")
+
+    wait(roslin, lambda d: "neighbour" in text(d, "seat-plot"), "Roslin's immediate card")
+    wait(
+        adama, lambda d: not d.find_element(By.ID, "seat-plot").is_displayed(), "Adama's turn over"
+    )
+    wait(
+        driver, lambda d: "For Roslin" in text(d, "plot-controls"), "the host's choices for Roslin"
+    )
+    click_choice(roslin, "seat-plot", "", "Left: Starbuck")
+
+    _, starbuck = server.visitor().get(
+        seats[2]["url"].replace("/seat/", "/api/seat/")[len(server.url) :] + "/state"
+    )
+    side = SIDES[starbuck["private"]["identity"]]
+    wait(roslin, lambda d: f"Starbuck is {side}" in text(d, "learned"), "what Roslin saw")
+    wait(
+        driver,
+        lambda d: "Roslin sees the identity of Starbuck" in text(d, "narration"),
+        "the table told",
+    )
+    for page in (adama, driver):
+        assert "Starbuck is" not in page.find_element(By.TAG_NAME, "body").text
+    assert not adama.find_element(By.ID, "learned-box").is_displayed()
+
+    click_choice(driver, "plot-controls", "Keeping a Close Eye", "Apollo")
+    wait(
+        adama,
+        lambda d: "Keeping a Close Eye" in text(d, "seat-3"),
+        "the card face up before Apollo",
+    )
+    assert server.state()["state"]["phase"] == "propose"
+    assert server.state()["state"]["plot"]["held"][3] == ["keeping_a_close_eye"]
+
+
+def test_phones_label_the_squad_naming_and_keep_the_result_once_their_links_are_spent(
+    server: Server, phones: list[WebDriver], driver: WebDriver
+) -> None:
+    """With "Attaques ciblées" the Commandant's phone first offers and takes a mission, then
+    the squad is named; when the game ends the phones keep its result, and the host's list of
+    links says they are spent."""
+    options = {"players": 5, "isolated_cylons": True, "targeting": True}
+    status, _ = server.post(
+        "/api/games", {"game": "resistance", "options": options, "names": NAMES}
+    )
+    assert status == 201
+    _, seats = server.host().get("/api/host/seats")
+    adama, roslin = phones
+    for phone, seat in ((adama, 0), (roslin, 1)):
+        phone.get(seats[seat]["url"])
+        wait_live(phone)
+    open_page(driver, server, "/host")
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#seat-qr li")) == 5, "5 links")
+
+    wait(adama, lambda d: button_label(d, "A") == "Next mission", "the Commandant's offer")
+    assert not adama.find_element(By.ID, "seat-B").is_enabled()
+    assert not roslin.find_element(By.ID, "seat-A").is_enabled()
+    assert text(roslin, "seat-status") == "Nothing to decide for now."
+    adama.find_element(By.ID, "seat-A").click()
+    wait(adama, lambda d: button_label(d, "B") == "Take this mission", "a mission offered")
+    adama.find_element(By.ID, "seat-B").click()
+    wait(roslin, lambda d: button_label(d, "A") == "Join the squad", "the squad being named")
+    assert button_label(adama, "B") == "Start again"
+    roslin.find_element(By.ID, "seat-A").click()
+    wait(roslin, lambda d: button_label(d, "B") == "Step out", "Roslin named")
+    assert not roslin.find_element(By.ID, "seat-A").is_enabled()
+    wait(driver, lambda d: text(d, "squad") == "Roslin", "the host page shows the naming")
+
+    for mission in (1, 2, 3):  # three failed missions (physical identities: any card goes)
+        commander = server.state()["state"]["commander"]
+        size = server.state()["state"]["missions"][mission - 1]["size"]
+        squad = sorted((commander + i) % 5 for i in range(size))
+        acts = [{"kind": "propose", "commander": commander, "squad": squad, "mission": mission}]
+        acts += [{"kind": "vote", "seat": s, "approve": True} for s in range(5)]
+        acts += [{"kind": "mission_card", "seat": s, "card": "fail"} for s in squad]
+        for act in acts:
+            status, answer = server.post("/api/act", act)
+            assert status == 200, answer
+
+    for phone in phones:
+        wait(phone, lambda d: "spent" in text(d, "seat-status"), "the link spent")
+        assert text(phone, "outcome") == "The Cylons win"
+        assert not phone.find_element(By.ID, "seat-A").is_enabled()
+    wait(driver, lambda d: d.find_element(By.ID, "seat-links-spent").is_displayed(), "spent links")
+    assert driver.find_elements(By.CSS_SELECTOR, "#seat-qr li") == []
+    assert not driver.find_element(By.ID, "redeal").is_displayed()

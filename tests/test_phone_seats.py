@@ -140,17 +140,12 @@ def test_a_link_is_refused_once_the_host_re_deals_them(companion: Companion) -> 
     assert client.get(f"/api/seat/{links(companion)[1]}/state").get_json()["seat"] == 1
 
 
-def test_a_link_is_refused_once_the_game_ends(companion: Companion) -> None:
-    start(companion, {"players": 5, "isolated_cylons": True})  # physical: any card is accepted
-    client = companion.app.test_client()
-    token = links(companion)[3]
-    for _ in range(3):  # three failed missions: the Cylons win
-        squad = companion.table.snapshot()["state"]["commander"]
-        size = next(
-            m["size"]
-            for m in companion.table.snapshot()["state"]["missions"]
-            if m["number"] == companion.table.snapshot()["state"]["mission"]
-        )
+def three_failed_missions(companion: Companion) -> None:
+    """With physical identities any card is accepted: three failed missions, the Cylons win."""
+    for _ in range(3):
+        state = companion.table.snapshot()["state"]
+        squad = state["commander"]
+        size = state["missions"][state["mission"] - 1]["size"]
         members = [(squad + i) % 5 for i in range(size)]
         for seat in members:
             companion.table.press(Press(seat, Button.A))
@@ -160,8 +155,26 @@ def test_a_link_is_refused_once_the_game_ends(companion: Companion) -> None:
         for seat in members:
             companion.table.press(Press(seat, Button.B))
     assert companion.table.snapshot()["state"]["outcome"] is not None
+
+
+def test_a_link_is_refused_once_the_game_ends(companion: Companion) -> None:
+    start(companion, {"players": 5, "isolated_cylons": True})
+    client = companion.app.test_client()
+    token = links(companion)[3]
+    three_failed_missions(companion)
     assert links(companion) == {}
     assert client.get(f"/api/seat/{token}/state").status_code == 404
+
+
+def test_the_links_of_a_game_over_cannot_be_re_dealt(companion: Companion) -> None:
+    start(companion, {"players": 5, "isolated_cylons": True})
+    three_failed_missions(companion)
+    client = host(companion)
+    answer = client.post("/api/host/seats/redeal", json={}, headers={"X-CSRF-Token": client.csrf})
+    assert answer.status_code == 409
+    assert "The game is over" in answer.get_json()["error"]
+    assert links(companion) == {}
+    assert client.get("/api/host/seats").get_json() == []
 
 
 def test_another_games_token_opens_no_seat(tmp_path: Path) -> None:
@@ -451,3 +464,21 @@ def test_a_phone_press_during_the_night_is_ignored_like_a_button_press(tmp_path:
         assert companion.table.snapshot()["version"] == version
     finally:
         companion.close()
+
+
+def test_the_squad_being_named_is_public_as_it_is_said_aloud(companion: Companion) -> None:
+    """A phone labels its A and B from it: join, step out, confirm; with "Attaques ciblées" the
+    Commandant's mission offered first."""
+    start(companion, {**DIGITAL, "targeting": True})
+
+    def naming() -> Any:
+        return companion.table.snapshot()["naming"]
+
+    assert naming() == {"offered": None, "mission": None, "members": []}
+    companion.table.press(Press(0, Button.A))
+    assert naming() == {"offered": 1, "mission": None, "members": []}
+    companion.table.press(Press(0, Button.B))
+    companion.table.press(Press(3, Button.A))
+    assert naming() == {"offered": None, "mission": 1, "members": [3]}
+    seat_view = companion.app.test_client().get(f"/api/seat/{links(companion)[2]}/state")
+    assert seat_view.get_json()["public"]["naming"] == naming()

@@ -36,6 +36,7 @@ from flask import (
 from werkzeug.exceptions import HTTPException
 
 from companion.game import IllegalAction, MalformedAction, action_from_json
+from companion.games.resistance.plot import FULL_DECK
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
 from companion.narration.catalog import LANGUAGES, Catalog
@@ -55,6 +56,7 @@ from web.sse import Broadcaster
 log = logging.getLogger(__name__)
 
 VERDICTS = ("vote_approved", "vote_rejected")
+LABEL_SECTIONS = (("reason_", "oraklos.reasons."), ("plot_", "resistance.plot.cards."))
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 OPEN_POSTS = frozenset({"login", "logout"})  # POSTs that need the CSRF token but no session
 SEAT_POSTS = frozenset({"seat_press", "seat_act"})  # a phone's seat: its token, no session
@@ -74,10 +76,11 @@ def labels() -> dict[str, dict[str, str]]:
         keys = Catalog.keys(lang)
         words = {k[3:]: v for k, v in keys.items() if k.startswith("ui.")}
         words.update({v: keys[f"resistance.say.{v}"] for v in VERDICTS})
-        reasons = "oraklos.reasons."  # a judged claim's reason, shown under the throw
-        words.update(
-            {"reason_" + k[len(reasons) :]: v for k, v in keys.items() if k.startswith(reasons)}
-        )
+        # a judged claim's reason, shown under the throw; the names of the plot cards
+        for prefix, section in LABEL_SECTIONS:
+            words.update(
+                {prefix + k[len(section) :]: v for k, v in keys.items() if k.startswith(section)}
+            )
         out[lang] = words
     return out
 
@@ -96,6 +99,7 @@ def create_app(
     lock = lock if lock is not None else HostLock()
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.jinja_env.globals["plot_full_deck"] = [card.value for card in FULL_DECK]
     app.config.update(
         SECRET_KEY=lock.secret,
         SESSION_COOKIE_NAME="companion_host",
@@ -385,6 +389,8 @@ def create_app(
             table.redeal_links()
         except NoGame:
             return error(409, catalog().text("errors.no_game"))
+        except IllegalAction as exc:
+            return error(409, table.explain(exc))
         except JournalError as exc:
             return error(503, str(exc))
         return jsonify(seat_links())

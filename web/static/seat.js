@@ -14,28 +14,52 @@ function seatStatus(text) {
   $("seat-status").textContent = text || "";
 }
 
-function linkGone() {
+// A revoked link: the seat's buttons go, and the public board stays, so that a game that just
+// ended still shows its result (the public snapshot, which any visitor may see).
+async function linkGone() {
   if (seatSource) seatSource.close();
   seatSource = null;
   document.body.dataset.seat = "gone";
   seatStatus(t("link_gone"));
-  for (const button of document.querySelectorAll(".seat-press")) button.disabled = true;
+  for (const button of document.querySelectorAll(".seat-press, .plot-choice")) button.disabled = true;
+  try {
+    const snap = await (await fetch("/api/state", { credentials: "omit" })).json();
+    render(snap);
+    const over = snap.state && snap.state.outcome && seatView && snap.game_id === seatView.public.game_id;
+    seatStatus(t(over ? "link_spent" : "link_gone"));
+  } catch (_) {
+    // the server is gone too: the message above stands
+  }
 }
 
-// What A and B mean for this seat now, in the game's language (null: nothing to decide).
+// What A and B mean for this seat now, in the game's language; null for a button that does
+// nothing now, and null for both when there is nothing to decide.
 function decision(view) {
-  const pub = view.public, s = pub.state, mine = view.private || {};
+  const pub = view.public, s = pub.state;
   if (!s) return null;
   if (pub.game === "resistance") {
     if (s.phase === "vote") return ["vote_yes", "vote_no"];
     if (s.phase === "mission") return s.squad.includes(view.seat) ? ["play_success", "play_fail"] : null;
-    if (s.phase === "propose") {
-      return view.seat === s.commander ? ["confirm_squad", "clear_squad"] : ["join_squad", "leave_squad"];
-    }
+    if (s.phase === "propose") return naming(s, pub.naming, view.seat);
     return null;
   }
   if (pub.game === "oraklos") return null;  // played on the page and read by the camera
   return s.outcome ? null : ["A", "B"];
+}
+
+// The squad is named with the buttons (companion/games/resistance/controls.py): with "Attaques
+// ciblées" the Commandant first picks the mission; then the named players join (A) or step out
+// (B); the Commandant confirms a full squad (A) or starts again (B).
+function naming(s, named, seat) {
+  named = named || { offered: null, mission: null, members: [] };
+  const commander = seat === s.commander;
+  const mission = s.options.targeting ? named.mission : s.mission;
+  if (mission === null) return commander ? ["offer_mission", named.offered === null ? null : "take_mission"] : null;
+  const member = named.members.includes(seat);
+  const full = named.members.length === s.missions[mission - 1].size;
+  if (commander) return full ? ["confirm_squad", "clear_squad"] : [member ? null : "join_squad", "clear_squad"];
+  if (member) return [null, "leave_squad"];
+  return full ? null : ["join_squad", null];
 }
 
 function renderSeat(view) {
@@ -43,6 +67,8 @@ function renderSeat(view) {
   if (view.public) render(view.public);
   $("seat-name").textContent = view.name || String(view.seat + 1);
   document.body.dataset.seat = String(view.seat);
+  const names = view.public.names || [];
+  const name = (seat) => names[seat] || String(seat + 1);
   const mine = view.private || {};
   const identityBox = $("identity-box");
   identityBox.hidden = !("identity" in mine);
@@ -51,9 +77,7 @@ function renderSeat(view) {
     $("identity").dataset.side = mine.identity || "";
     const fellows = mine.fellow_cylons;
     $("fellows-box").hidden = !fellows || mine.identity !== "cylons";
-    const names = view.public.names || [];
-    $("fellows").textContent = fellows && fellows.length
-      ? fellows.map((s) => names[s] || String(s + 1)).join(", ") : t("fellow_none");
+    $("fellows").textContent = fellows && fellows.length ? fellows.map(name).join(", ") : t("fellow_none");
   }
   const parts = [];
   if (mine.my_vote !== undefined && mine.my_vote !== null) {
@@ -63,21 +87,23 @@ function renderSeat(view) {
   $("mine").textContent = parts.join(" · ");
   const learned = mine.learned || [];
   $("learned-box").hidden = learned.length === 0;
-  const names = (view.public && view.public.names) || [];
   $("learned").replaceChildren(...learned.map((k) => {
-    const who = names[k.seat] || String(k.seat + 1);
+    const who = name(k.seat);
     const text = k.identity
       ? t("learned_identity", { seat: who, side: t("identity_" + k.identity) })
       : t("learned_card", { seat: who, card: t("card_" + k.card) });
     return el("li", "learned", text);
   }));
-  const choice = decision(view);
-  const [a, b] = choice || ["A", "B"];
-  $("seat-A").textContent = choice ? t(a) : "A";
-  $("seat-B").textContent = choice ? t(b) : "B";
-  $("seat-A").disabled = $("seat-B").disabled = !choice;
-  if (!choice) seatStatus(view.public.state ? t("press_wait") : "");
-  else seatStatus("");
+  const [a, b] = decision(view) || [null, null];
+  for (const [button, label] of [["A", a], ["B", b]]) {
+    $("seat-" + button).textContent = label ? t(label) : button;
+    $("seat-" + button).disabled = !label;
+  }
+  const s = view.public.state;
+  // a Le Plan card to hand or play: the choices open to this seat, sent with Seat.act
+  const plotTurn = !!s && !!s.plot && Plot.controls($("seat-plot"), s, view.seat, name, seatAct, "");
+  if (plotTurn) seatStatus(t("plot_your_turn"));
+  else seatStatus(a || b || !s ? "" : t("press_wait"));
 }
 
 async function seatPost(path, body) {

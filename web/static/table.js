@@ -37,8 +37,10 @@ function el(tag, cls, text) {
 
 function render(snap) {
   snapshot = snap;
-  if (HOST && snap.game_id !== seatLinksGame) {
-    seatLinksGame = snap.game_id;
+  // the links change with each game and are spent when it ends
+  const links = `${snap.game_id}:${!!(snap.state && snap.state.outcome)}`;
+  if (HOST && links !== seatLinksGame) {
+    seatLinksGame = links;
     refreshSeatLinks();
   }
   lang = snap.language || "en";
@@ -89,7 +91,14 @@ function renderResistance(snap, s, name) {
   const rejections = $("rejections");
   rejections.replaceChildren(...[1, 2, 3, 4, 5].map((i) =>
     el("span", "token" + (i <= s.rejections ? " used" : ""), i)));
-  $("squad").textContent = s.squad.map(name).join(", ");
+  // the squad proposed, or the one being named with the buttons (said aloud as it is named)
+  const naming = snap.naming && s.phase === "propose" ? snap.naming : null;
+  const named = s.squad.length ? s.squad : (naming ? naming.members : []);
+  $("squad").textContent = named.map(name).join(", ");
+  $("naming").textContent = !naming ? ""
+    : naming.mission === null && naming.offered !== null ? t("mission_offered", { mission: naming.offered })
+    : named.length && naming.mission !== null
+      ? t("squad_being_named", { count: named.length, size: s.missions[naming.mission - 1].size }) : "";
 
   const seats = $("seats");
   seats.replaceChildren(...names.map((n, seat) => {
@@ -99,8 +108,14 @@ function renderResistance(snap, s, name) {
     if (s.squad.includes(seat)) li.classList.add("on-squad");
     if (s.voted.includes(seat)) li.append(el("span", "badge voted", t("voted")));
     if (s.played.includes(seat)) li.append(el("span", "badge played", t("played")));
+    Plot.held(li, s, seat);
     return li;
   }));
+  Plot.render($("plot-board"), s, name);
+  if (HOST) {
+    const seat = Plot.decider(s);
+    Plot.controls($("plot-controls"), s, seat, name, hostAct, seat === null ? "" : t("plot_for", { seat: name(seat) }));
+  }
 
   const lastVote = $("last-vote");
   lastVote.replaceChildren();
@@ -197,7 +212,27 @@ function resistanceOptions(data) {
     first_commander: Number(data.get("first_commander")) - 1,
     targeting: data.get("targeting") === "on",
     isolated_cylons: data.get("isolated_cylons") === "on",
+    identities: data.get("identities"),
+    plot: data.get("plot") === "on",
+    ...plotDeck(data),
   };
+}
+
+// Under 7 players Le Plan uses the later edition's seven cards, or all fifteen if the host says so.
+function plotDeck(data) {
+  const deck = String(data.get("plot_deck") || "small");
+  return data.get("plot") === "on" && Number(data.get("players")) < 7 && deck !== "small"
+    ? { plot_deck: deck.split(" ") } : {};
+}
+
+// A plot card handed or played from the host page, for the seat whose turn it is.
+async function hostAct(action) {
+  $("plot-error").textContent = "";
+  try {
+    render(await post("/api/act", action));
+  } catch (error) {
+    $("plot-error").textContent = error.message;
+  }
 }
 
 function oraklosOptions(data) {
@@ -234,6 +269,12 @@ function setupHost() {
     };
     form.elements.game.addEventListener("change", choose);
     choose();
+    const plotDeckShown = () => {  // the deck is chosen only for Le Plan under 7 players
+      $("plot-deck-box").hidden = !form.elements.plot.checked || Number(form.elements.players.value) >= 7;
+    };
+    form.elements.plot.addEventListener("change", plotDeckShown);
+    form.elements.players.addEventListener("change", plotDeckShown);
+    plotDeckShown();
     const mode = () => {  // the cup is filled only in the standard game
       form.elements.fills.closest("label").hidden = form.elements.mode.value !== "standard";
     };
@@ -289,6 +330,9 @@ async function refreshSeatLinks(seats) {
     li.append(code, link);
     return li;
   }));
+  const spent = !seats.length && snapshot && snapshot.state;
+  $("seat-links-spent").hidden = !spent;
+  $("redeal").hidden = !!spent;
 }
 
 let seatLinksGame = null;

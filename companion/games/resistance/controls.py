@@ -50,6 +50,10 @@ class Nomination:
     mission: int | None = None  # the mission chosen (or the only one, without the variant)
     members: tuple[int, ...] = ()
 
+    def to_json(self) -> dict[str, object]:
+        """For the page: public, since every step of the naming is said aloud."""
+        return {"offered": self.offered, "mission": self.mission, "members": list(self.members)}
+
 
 @dataclass(frozen=True)
 class Interpretation:
