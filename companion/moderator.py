@@ -88,30 +88,48 @@ def _resistance_rules() -> GameRules:
     )
 
 
-def _oraklos_rules() -> GameRules:
-    """Oraklos is played on the page and read by the camera: the seat buttons have no use."""
-    from companion.games.oraklos.engine import Oraklos
-    from companion.narration import oraklos as oraklos_narration
+def _buttons_unused(state: Any, pending: Any, press: Press) -> Any:
+    return resistance_controls.Interpretation(
+        pending, None, (resistance_controls.ignored(press.seat, "buttons_unused"),)
+    )
 
-    def interpret(state: Any, pending: Any, press: Press) -> Any:
-        return resistance_controls.Interpretation(
-            pending, None, (resistance_controls.ignored(press.seat, "buttons_unused"),)
-        )
+
+def _page_game_rules(
+    narrate: Callable[[Catalog, Event], list[str]], introduce: Callable[[Any], list[Event]]
+) -> GameRules:
+    """A game played on the pages (the host's, the phones'), where a seat's buttons have no use:
+    a press only tells the seat so."""
 
     def lines(catalog: Catalog, event: Event) -> list[str]:
         if event.kind == "press_ignored":
             return [catalog.text(f"ignored.{event.data['why']}", seat=event.data["seat"])]
-        return oraklos_narration.lines(catalog, event)
+        return narrate(catalog, event)
 
     return GameRules(
-        interpret=interpret,
+        interpret=_buttons_unused,
         blank_input=None,
         lines=lines,
         opening_script=None,
         in_opening=lambda state: False,
         end_opening=None,
-        introduce=Oraklos().opening_events,
+        introduce=introduce,
     )
+
+
+def _oraklos_rules() -> GameRules:
+    """Oraklos is played on the page and read by the camera."""
+    from companion.games.oraklos.engine import Oraklos
+    from companion.narration import oraklos as oraklos_narration
+
+    return _page_game_rules(oraklos_narration.lines, Oraklos().opening_events)
+
+
+def _eleusis_rules() -> GameRules:
+    """Eleusis is played from the phones (each hand on its seat's page) or entered by the host."""
+    from companion.games.eleusis import Eleusis
+    from companion.narration import eleusis as eleusis_narration
+
+    return _page_game_rules(eleusis_narration.lines, Eleusis().opening_events)
 
 
 def _ostrakon_rules() -> GameRules:
@@ -137,6 +155,7 @@ RULES: dict[str, Callable[[], GameRules]] = {
     "resistance": _resistance_rules,
     "oraklos": _oraklos_rules,
     "ostrakon": _ostrakon_rules,
+    "eleusis": _eleusis_rules,
 }
 
 
@@ -414,7 +433,12 @@ class Table:
         if self.lights is None or self._running is None:
             return
         view = self._running.game.public_view(self._running.state)
-        done = set(view.get("voted", [])) | set(view.get("played", []))
+        done = {
+            seat
+            for key in ("voted", "played")  # lists of seats (Eleusis's "played" is a count)
+            if isinstance(view.get(key), list)
+            for seat in view[key]
+        }
         for seat in range(self.seats):
             self.lights.set_led(seat, seat in done)
 

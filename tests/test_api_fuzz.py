@@ -41,7 +41,14 @@ OPTION_NAMES = [  # every game's options, and one no game has
     ),
     "seed",
 ]
-JSON_ENDPOINTS = ["/api/games", "/api/act", "/api/press", "/api/throw/read", "/api/tessons/read"]
+JSON_ENDPOINTS = [
+    "/api/games",
+    "/api/act",
+    "/api/press",
+    "/api/throw/read",
+    "/api/tessons/read",
+    "/api/eleusis/check",
+]
 FUZZ = settings(
     max_examples=100,
     deadline=None,
@@ -251,6 +258,13 @@ BODIES: dict[str, Callable[[Rig], st.SearchStrategy[Any]]] = {
     "/api/press": lambda rig: PRESSES,
     "/api/throw/read": lambda rig: VALUES,
     "/api/tessons/read": lambda rig: VALUES,
+    "/api/eleusis/check": lambda rig: (
+        st.fixed_dictionaries(
+            {"rule": st.text(max_size=80) | VALUES},
+            optional={"language": st.sampled_from(["en", "fr", "de"]) | VALUES},
+        )
+        | VALUES
+    ),
 }
 CONTENT_TYPES = st.sampled_from(
     [

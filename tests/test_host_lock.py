@@ -195,7 +195,8 @@ def test_every_post_route_is_a_host_route_or_the_login_itself(companion: Compani
         rule.rule for rule in companion.app.url_map.iter_rules() if "POST" in (rule.methods or ())
     }
     seats = {"/api/seat/<token>/press", "/api/seat/<token>/act"}  # tests/test_phone_seats.py
-    assert posts == {r.path for r in POSTS} | {"/host/login", "/host/logout"} | seats
+    reads = {"/api/eleusis/check"}  # host only, changes nothing: tests/test_eleusis_web.py
+    assert posts == {r.path for r in POSTS} | {"/host/login", "/host/logout"} | seats | reads
 
 
 # -- refused without a session, without the token, from another site ------------------------------

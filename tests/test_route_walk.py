@@ -1,6 +1,7 @@
 """Every route of the app, walked as anyone on the network, as each seat's phone and as the host,
 at random moments of random games of every game so far: Résistance (plain, and with digital
-identities and Le Plan), Oraklos and Ostrakon (docs/SECURITY.md; issue 7).
+identities and Le Plan), Oraklos, Ostrakon and Eleusis (the companion as God, digital hands on the
+phones) (docs/SECURITY.md; issue 7).
 
 ``ROUTES`` says, for every rule of the app's ``url_map`` and each of its methods, the status each
 audience gets: anyone (no session; on a seat's route, a link that opens nothing: guessed, revoked
@@ -31,6 +32,7 @@ from typing import Any
 import pytest
 import resistance_play
 from serving import CSRF_FIELD, CSRF_META, PIN, ROOT, host_client
+from test_eleusis_games import choose as choose_eleusis
 from test_oraklos_games import Referee
 from test_oraklos_games import choose as choose_oraklos
 from test_ostrakon_games import choose as choose_ostrakon
@@ -49,12 +51,14 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any], tuple[int, int]]] = {
     "résistance, digital identities, Le Plan": ("resistance", DIGITAL_PLOT, (5, 10)),
     "oraklos": ("oraklos", {"mode": "standard"}, (2, 5)),
     "ostrakon": ("ostrakon", {}, (5, 8)),
+    "eleusis": ("eleusis", {"level": "easy", "hand_size": 6}, (2, 6)),
 }
 WALKS = 5  # walks at random moments of a game; then it is played out and walked once more
-STRIDE = {"resistance": 12, "oraklos": 60, "ostrakon": 70}  # most moves between two walks
+# most moves between two walks
+STRIDE = {"resistance": 12, "oraklos": 60, "ostrakon": 70, "eleusis": 12}
 # a moment when seats hold secrets (cards face down, cups filled, tessons laid) and others are
 # yet to play: the walk stops there at least twice
-SECRET_MOMENT = {"resistance": "mission", "oraklos": "fill", "ostrakon": "vote"}
+SECRET_MOMENT = {"resistance": "mission", "oraklos": "fill", "ostrakon": "vote", "eleusis": "play"}
 LEDS = (2, 3, 9, 10, 14, 15, 0, 1)  # the pins the buttons leave free: seats 0-7 have an LED
 STATIC = ROOT / "web" / "static"
 ALLOWED = 0  # the audience is let through: the route answers on the merits (checked below)
@@ -141,6 +145,8 @@ class Rig:
                 move = resistance_play.choose(self.rng, state)
             elif self.title == "oraklos":
                 move = choose_oraklos(self.rng, state, self.referee)
+            elif self.title == "eleusis":
+                move = choose_eleusis(self.rng, state)
             else:
                 move = choose_ostrakon(self.rng, state)
             try:
@@ -309,9 +315,15 @@ def shows_snapshot(rig: Rig, who: Audience, answer: Any) -> None:
 
 
 def shows_lit_leds(rig: Rig, who: Audience, answer: Any) -> None:
-    """A lit LED says "has voted" or "has played", never what."""
+    """A lit LED says "has voted" or "has played", never what (Eleusis's "played" is a count of
+    cards: it lights nothing)."""
     state = rig.table.snapshot()["state"]
-    done = {*state.get("voted", ()), *state.get("played", ())}
+    done = {
+        seat
+        for key in ("voted", "played")
+        if isinstance(state.get(key), list)
+        for seat in state[key]
+    }
     leds = answer.get_json()["leds"]
     assert leds == [s in done if s < len(LEDS) else None for s in range(len(leds))]
     assert set(answer.get_json()) == {"simulated", "leds"}
@@ -365,6 +377,7 @@ POST_BODIES: dict[str, Callable[[Rig], dict[str, Any]]] = {
     "/api/host/seats/redeal": lambda rig: {"json": {}},
     "/api/seat/<token>/press": lambda rig: {"json": {"button": "A"}},
     "/api/seat/<token>/act": lambda rig: {"json": any_move(rig)},
+    "/api/eleusis/check": lambda rig: {"json": {"rule": "card is red"}},
 }
 
 
@@ -435,6 +448,15 @@ def host_reads_the_throw(rig: Rig) -> None:
     else:
         assert not awaited, answer.get_json()
         assert answer.status_code in (400, 409) and rig.mark() == before
+
+
+def host_checks_a_rule(rig: Rig) -> None:
+    """Eleusis's rule checker answers the host, whatever the game, and changes nothing."""
+    before = rig.mark()
+    answer = rig.host.post("/api/eleusis/check", json={"rule": "card.colour != prev.colour"})
+    assert answer.status_code == 200
+    assert answer.get_json()["ok"] is True and answer.get_json()["fit"] is True
+    assert rig.mark() == before
 
 
 def host_redeals_the_links(rig: Rig) -> None:
@@ -560,6 +582,7 @@ ROUTES: dict[str, Row] = {
     "/api/record": Row(get=HOST_ONLY, shows=shows_record),
     "/api/host/seats": Row(get=HOST_ONLY, shows=shows_links),
     "/api/host/seats/redeal": Row(post=HOST_POST, accept=host_redeals_the_links),
+    "/api/eleusis/check": Row(post=HOST_POST, accept=host_checks_a_rule),
     "/seat/<token>": Row(get=SEAT_ONLY, shows=shows_own_seat_page),
     "/api/seat/<token>/state": Row(get=SEAT_ONLY, shows=shows_own_view),
     "/api/seat/<token>/events": Row(get=SEAT_ONLY, shows=shows_own_view),

@@ -516,6 +516,22 @@ def create_app(
             return error(503, str(exc))
         return jsonify(table.snapshot())
 
+    @app.post("/api/eleusis/check")
+    def check_eleusis_rule() -> Any:
+        """Eleusis: the rule checker's report on a rule the host (or a human God) typed, in the
+        table's language (or ``language``). The host's alone, like every POST; it changes
+        nothing, and the rule is a secret: it is never logged, journalled or kept."""
+        body = json_body()
+        rule = body.get("rule") if isinstance(body, dict) else None
+        if not isinstance(rule, str):
+            return bad_request('send {"rule": "the rule, as text"}')
+        language = body.get("language")
+        if language is None:
+            language = table.snapshot()["language"]
+        elif language not in LANGUAGES:
+            return bad_request(f"language must be one of {', '.join(LANGUAGES)}")
+        return jsonify(eleusis_report(rule, Catalog(language)))
+
     @app.get("/api/record")
     def record() -> Any:
         try:
@@ -529,6 +545,42 @@ def create_app(
         )
 
     return app
+
+
+def eleusis_report(text: str, words: Catalog) -> dict[str, Any]:
+    """The checker's report on ``text`` as the host page shows it: ``ok`` false with ``error``
+    (its code, 1-based column and sentence) when the rule cannot be read; else ``ok`` true, the
+    checker's findings, and its advice as sentences (``fit``: no advice at all)."""
+    from companion.games.eleusis.rule_check import check_rule
+    from companion.games.eleusis.rule_language import RuleSyntaxError, parse_rule
+
+    try:
+        rule = parse_rule(text)
+    except RuleSyntaxError as exc:
+        key = f"eleusis.rule_errors.{exc.code}"
+        sentence = words.text(key, column=exc.column, **exc.params) if words.has(key) else str(exc)
+        return {"ok": False, "error": {"code": exc.code, "column": exc.column, "text": sentence}}
+    report = check_rule(rule)
+    advice = []
+    for item in report.advice:
+        key = f"eleusis.advice.{item.code}"
+        sentence = words.text(key, **item.params) if words.has(key) else item.code
+        advice.append({"code": item.code, "params": item.params, "text": sentence})
+    blocking = report.blocking_line
+    return {
+        "ok": True,
+        "fit": not advice,
+        "blocks": report.blocks,
+        "blocking_line": None if blocking is None else [c.to_json() for c in blocking],
+        "exhaustive": report.exhaustive,
+        "acceptance": report.acceptance,
+        "percent": round(100 * report.acceptance),
+        "first_cards": report.first_cards,
+        "fewest_choices": report.fewest_choices,
+        "lookback": report.lookback,
+        "period": report.period,
+        "advice": advice,
+    }
 
 
 def _no_constant(name: str) -> Any:

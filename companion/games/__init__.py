@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.game import Game
+from companion.games.eleusis import Eleusis
 from companion.games.oraklos.engine import Oraklos
 from companion.games.ostrakon import Ostrakon
 from companion.games.resistance import Resistance
@@ -13,6 +14,7 @@ GAMES: dict[str, Game[Any]] = {
     Resistance.title: Resistance(),
     Oraklos.title: Oraklos(),
     Ostrakon.title: Ostrakon(),
+    Eleusis.title: Eleusis(),
 }
 
 

@@ -19,7 +19,10 @@ from typing import Any
 from companion.game import IllegalAction
 
 LANGUAGES = ("en", "fr")
-SEAT_PARAMS = frozenset({"seat", "commander", "turn", "claimant"})
+SEAT_PARAMS = frozenset({"seat", "commander", "turn", "claimant", "prophet", "god"})
+# A refusal whose reason is a sentence of its own: code -> (the param naming that sentence, the
+# table it is in). Its placeholders are the refusal's params (Eleusis: a rule's syntax error).
+NESTED_REASONS = {"rule_syntax_error": ("error", "eleusis.rule_errors")}
 COLOR_LIST_PARAMS = frozenset({"order", "card_colors", "colors"})
 SEAT_LIST_PARAMS = frozenset({"squad"})
 _PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
@@ -88,7 +91,13 @@ class Catalog:
     def explain(self, refusal: IllegalAction) -> str:
         """A refused action's reason, as a sentence for the table."""
         key = f"errors.{refusal.code}"
-        return self.text(key, **refusal.params) if self.has(key) else str(refusal)
+        if not self.has(key):
+            return str(refusal)
+        params = dict(refusal.params)
+        nested = NESTED_REASONS.get(refusal.code)
+        if nested is not None and self.has(f"{nested[1]}.{params.get(nested[0])}"):
+            params[nested[0]] = self.text(f"{nested[1]}.{params[nested[0]]}", **params)
+        return self.text(key, **params)
 
     def _word(self, key: str, value: Any) -> str:
         if key in SEAT_PARAMS and isinstance(value, int):

@@ -1,5 +1,6 @@
 // A seat on a phone (/seat/<token>): the public board (table.js's renderers) and this seat's own
-// card: its identity and fellow Cylons when digital, what it alone learned, its own vote or card.
+// card: its identity and fellow Cylons when digital, what it alone learned, its own vote or card,
+// its Eleusis hand (eleusis.js).
 // Its A and B go through the same input port as the button box. The stream carries this seat's
 // view only; it reconnects by itself, and re-fetches the state after a lost connection or a
 // restarted server.
@@ -21,7 +22,7 @@ async function linkGone() {
   seatSource = null;
   document.body.dataset.seat = "gone";
   seatStatus(t("link_gone"));
-  for (const button of document.querySelectorAll(".seat-press, .plot-choice")) button.disabled = true;
+  for (const button of document.querySelectorAll(".seat-press, .plot-choice, #el-mine button")) button.disabled = true;
   try {
     const snap = await (await fetch("/api/state", { credentials: "omit" })).json();
     render(snap);
@@ -44,6 +45,7 @@ function decision(view) {
     return null;
   }
   if (pub.game === "oraklos") return null;  // played on the page and read by the camera
+  if (pub.game === "eleusis") return null;  // played on the page: the hand and its choices
   return s.outcome ? null : ["A", "B"];
 }
 
@@ -100,6 +102,14 @@ function renderSeat(view) {
     $("seat-" + button).disabled = !label;
   }
   const s = view.public.state;
+  // Eleusis: the seat's hand, the series it builds and its choices, sent with Seat.act
+  const eleusis = !!s && view.public.game === "eleusis";
+  $("el-mine").hidden = !eleusis;
+  document.querySelector(".seat-buttons").hidden = eleusis;
+  if (eleusis) {
+    seatStatus(Eleusis.seat(view, seatAct));
+    return;
+  }
   // a Le Plan card to hand or play: the choices open to this seat, sent with Seat.act
   const plotTurn = !!s && !!s.plot && Plot.controls($("seat-plot"), s, view.seat, name, seatAct, "");
   if (plotTurn) seatStatus(t("plot_your_turn"));

@@ -56,16 +56,23 @@ function render(snap) {
   const s = snap.state;
   const oraklos = !!s && snap.game === "oraklos";
   const ostrakon = !!s && snap.game === "ostrakon";
+  const eleusis = !!s && snap.game === "eleusis";
   document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
-  $("game").hidden = !s || oraklos || ostrakon;
+  $("game").hidden = !s || oraklos || ostrakon || eleusis;
   $("oraklos").hidden = !oraklos;
   $("ostrakon").hidden = !ostrakon;
-  if ($("panel")) $("panel").hidden = oraklos;  // Oraklos is played on the page, not the buttons
+  $("eleusis").hidden = !eleusis;
+  // Oraklos and Eleusis are played on the pages, not the buttons
+  if ($("panel")) $("panel").hidden = oraklos || eleusis;
   if (!s) return;
   if (oraklos) {
     renderOraklos(snap);
+    return;
+  }
+  if (eleusis) {
+    Eleusis.render(snap);
     return;
   }
   if (ostrakon) {
@@ -186,9 +193,9 @@ function connect() {
 // The host page's CSRF token (docs/SECURITY.md): every POST carries it, or the server refuses it.
 const CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
-// Every change to the table goes through here (table.js, oraklos.js, ostrakon.js): a JSON POST
-// with the session cookie and the CSRF token. A refusal throws its message, in the table's
-// language (e.g. "log in on the host page" when the session has run out).
+// Every change to the table goes through here (table.js, oraklos.js, ostrakon.js, eleusis.js): a
+// JSON POST with the session cookie and the CSRF token. A refusal throws its message, in the
+// table's language (e.g. "log in on the host page" when the session has run out).
 async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
@@ -254,7 +261,12 @@ function ostrakonOptions(data) {
   return options;
 }
 
-const GAME_OPTIONS = { resistance: resistanceOptions, oraklos: oraklosOptions, ostrakon: ostrakonOptions };
+const GAME_OPTIONS = {
+  resistance: resistanceOptions,
+  oraklos: oraklosOptions,
+  ostrakon: ostrakonOptions,
+  eleusis: (data) => Eleusis.options(data),
+};
 
 function setupHost() {
   const form = $("new-game");
@@ -293,8 +305,10 @@ function setupHost() {
           names,
           options: (GAME_OPTIONS[game] || resistanceOptions)(data),
         }));
+        if (game === "eleusis") Eleusis.started();  // the secret rule leaves the page
       } catch (error) {
         $("setup-error").textContent = error.message;
+        if (game === "eleusis") Eleusis.refused(form);
       }
     });
   }
@@ -309,6 +323,7 @@ function setupHost() {
   }
   setupOraklosHost();
   Ostrakon.setupHost();
+  Eleusis.setupHost();
 }
 
 // The host's seat links: one QR code per seat of the running game, and "re-deal links".
