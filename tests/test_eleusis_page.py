@@ -10,15 +10,11 @@ leaves the page once the game has started.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from browser import (
-    BrowserMissing,
     assert_not_reloaded,
-    chromium,
     open_page,
     wait,
     wait_live,
@@ -26,39 +22,13 @@ from browser import (
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from serving import Server, start_server
+from serving import Server
 
 pytestmark = pytest.mark.slow
 
 NAMES = ["Ada", "Bea"]
 RULE = "card.colour = red"  # typed by the host: only red cards are accepted
 MOST_TURNS = 8
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = start_server(tmp_path / "server")
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def phones(tmp_path: Path) -> Iterator[list[WebDriver]]:
-    drivers: list[WebDriver] = []
-    try:
-        for n in range(2):
-            drivers.append(chromium(tmp_path / f"phone-{n}", width=400, height=900))
-    except BrowserMissing as exc:
-        for driver in drivers:
-            driver.quit()
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield drivers
-    finally:
-        for driver in drivers:
-            driver.quit()
 
 
 def red(card: str) -> bool:

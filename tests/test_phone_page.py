@@ -6,15 +6,12 @@ Two phone seats vote alongside three button seats; the public page shows the rev
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from browser import BrowserMissing, chromium, open_page, text, wait, wait_live
+from browser import open_page, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
-from serving import Server, start_server
+from serving import Server
 
 from companion.games.resistance.plot import FULL_DECK
 
@@ -22,32 +19,6 @@ pytestmark = pytest.mark.slow
 
 NAMES = ["Adama", "Roslin", "Starbuck", "Apollo", "Boomer"]
 SIDES = {"colons": "Colonial", "cylons": "Cylon"}
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = start_server(tmp_path / "server")
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def phones(tmp_path: Path) -> Iterator[list[WebDriver]]:
-    drivers: list[WebDriver] = []
-    try:
-        for n in range(2):
-            drivers.append(chromium(tmp_path / f"phone-{n}", width=400, height=850))
-    except BrowserMissing as exc:
-        for driver in drivers:
-            driver.quit()
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield drivers
-    finally:
-        for driver in drivers:
-            driver.quit()
 
 
 def content(driver: WebDriver, element_id: str) -> str:
