@@ -486,6 +486,7 @@ def test_a_card_not_in_the_hand_is_refused_on_the_seats_own_page_only() -> None:
     error = refused(state, PlayCards(0, cs("2H", "KD")))
     assert error.code == "card_not_in_hand"
     assert error.params["private_to"] == 0
+    assert error.params["eleusis_card"] == "KD"
 
 
 def test_physical_cards_are_played_while_the_hand_holds_enough() -> None:

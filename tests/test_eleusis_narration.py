@@ -11,20 +11,21 @@ from typing import Any
 import pytest
 from test_eleusis_games import GAME, choose, options_for
 
-from companion.game import Action, Audience, AudienceKind, Event
+from companion.game import Action, Audience, AudienceKind, Event, IllegalAction
 from companion.games.eleusis import (
     AdmitMistake,
     Card,
     DeclareProphet,
     EleusisState,
+    Judge,
     NoPlay,
     Phase,
     PlayCards,
     ProphetJudge,
     TurnCard,
 )
-from companion.narration.catalog import LANGUAGES, Catalog
-from companion.narration.eleusis import card_words, cards_words, lines
+from companion.narration.catalog import LANGUAGES, Catalog, eleusis_card_words
+from companion.narration.eleusis import cards_words, lines
 
 NAMES = ("Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 MODES = [(god, cards) for god in ("companion", "human") for cards in ("digital", "physical")]
@@ -140,7 +141,7 @@ def test_a_hand_is_never_said(lang: str) -> None:
     (line,) = say(lang, shown)
     assert NAMES[turn] in line and str(len(state.hands[turn])) in line
     for code in shown.data["cards"]:
-        assert card_words(Catalog(lang), code) not in line
+        assert eleusis_card_words(Catalog(lang), code) not in line
     assert [e.kind for e in events if e.audience.kind is not AudienceKind.EVERYONE]
 
 
@@ -172,12 +173,42 @@ def test_the_rule_is_said_only_at_the_end(lang: str) -> None:
 
 def test_a_card_is_said_by_its_rank_and_suit() -> None:
     en, fr = Catalog("en"), Catalog("fr")
-    assert card_words(en, "QH") == "queen of hearts"
-    assert card_words(fr, "QH") == "dame de cœur"
-    assert card_words(en, "10S") == "10 of spades"
-    assert card_words(fr, "AD") == "as de carreau"
-    assert card_words(fr, "JC") == "valet de trèfle"
+    assert eleusis_card_words(en, "QH") == "queen of hearts"
+    assert eleusis_card_words(fr, "QH") == "dame de cœur"
+    assert eleusis_card_words(en, "10S") == "10 of spades"
+    assert eleusis_card_words(fr, "AD") == "as de carreau"
+    assert eleusis_card_words(fr, "JC") == "valet de trèfle"
     assert cards_words(en, ["KC", "2D"]) == "king of clubs, 2 of diamonds"
+
+
+def refusal(state: EleusisState, action: Action) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        GAME.apply(state, action)
+    return caught.value
+
+
+@pytest.mark.parametrize(("lang", "queen"), [("en", "queen of hearts"), ("fr", "dame de cœur")])
+def test_a_refusal_names_its_card_in_words(lang: str, queen: str) -> None:
+    """A card not in the hand, a turned card still to be judged, a card not in the hand shown:
+    the sentence says the card as the narration does, never its code."""
+    catalog = Catalog(lang, NAMES)
+    digital = GAME.new({"players": 4, "rule": "card is red"}, 3)
+    seat = digital.turn
+    assert seat is not None and Card.from_json("QH") not in digital.hands[seat]
+    human = GAME.new({"players": 5, "god": "human", "god_seat": 0, "cards": "physical"}, 3)
+    turned, _ = play(human, TurnCard(Card.from_json("QH")))
+    started, _ = play(human, TurnCard(Card.from_json("5H")), Judge(0, True))
+    assert started.turn is not None
+    hand = cards("2S", "3S", "4C", "5C", "6S", "7S", "8C", "9C")
+    shown, _ = play(started, NoPlay(started.turn, hand))
+    refusals = [
+        refusal(digital, PlayCards(seat, cards("QH"))),
+        refusal(turned, TurnCard(Card.from_json("2S"))),
+        refusal(shown, Judge(0, False, Card.from_json("QH"))),
+    ]
+    assert [r.code for r in refusals] == ["card_not_in_hand", "verdict_awaited", "card_not_shown"]
+    for sentence in map(catalog.explain, refusals):
+        assert queen in sentence and "QH" not in sentence, sentence
 
 
 # -- the starting card, a verdict ----------------------------------------------------------------

@@ -10,11 +10,13 @@ from companion.games.eleusis.cards import ONE_DECK, Card
 from companion.games.eleusis.rule_language import (
     MAX_LENGTH,
     MESSAGES,
+    QUOTING_PARAMS,
     WORDS,
     RuleSyntaxError,
     parse_rule,
     truth_with_unknowns,
 )
+from companion.narration.catalog import LANGUAGES, Catalog
 
 
 def cards(text: str) -> list[Card]:
@@ -307,6 +309,28 @@ def test_an_unreadable_rule_says_what_and_where(text: str, code: str, column: in
 
 def test_every_error_code_has_an_example() -> None:
     assert {code for _, code, _ in ERRORS} == set(MESSAGES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(("text", "code", "column"), ERRORS)
+def test_an_error_is_said_by_its_column_and_kind_without_the_rules_words(
+    text: str, code: str, column: int, lang: str
+) -> None:
+    """The rule is secret: said for a masked field or a refused game, an error is the same
+    sentence whatever the rule's words, and has its column; a host who sees the rule may get
+    the sentence that quotes it."""
+    with pytest.raises(RuleSyntaxError) as caught:
+        parse_rule(text)
+    error = caught.value
+    params = {"column": error.column, **error.params}
+    other = {**params, **{k: "zqzq" for k in QUOTING_PARAMS & set(params)}}
+    catalog = Catalog(lang)
+    masked = catalog.rule_error(code, params)
+    assert masked == catalog.rule_error(code, other)
+    assert "zqzq" not in masked and str(column) in masked
+    quoted = catalog.rule_error(code, params, quoted=True)
+    assert quoted == catalog.text(f"eleusis.rule_errors.{code}", **params)
+    assert all(str(error.params[k]) in quoted for k in QUOTING_PARAMS & set(error.params))
 
 
 def test_an_error_quotes_the_rule_as_written() -> None:

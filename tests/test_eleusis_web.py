@@ -150,6 +150,17 @@ def test_a_syntax_error_comes_with_its_column(host: Any) -> None:
     assert report["error"]["text"].startswith("Column 9:")
 
 
+@pytest.mark.parametrize(("lang", "column"), [("en", "Column 9:"), ("fr", "Colonne 9 :")])
+def test_a_syntax_error_is_said_without_the_rules_words_unless_the_rule_is_shown(
+    host: Any, lang: str, column: str
+) -> None:
+    """``text`` is for a masked rule field: the column and the kind of error only; ``quoted``,
+    for a field shown, may quote the faulty word."""
+    error = check(host, "card is rde", language=lang).get_json()["error"]
+    assert error["text"].startswith(column) and "rde" not in error["text"]
+    assert error["quoted"].startswith(column) and "rde" in error["quoted"]
+
+
 def test_what_is_not_a_rule_is_refused(host: Any) -> None:
     for body in ({"rule": 3}, {"rule": None}, {}, ["card is red"]):
         answer = host.post("/api/eleusis/check", json=body)
@@ -223,6 +234,12 @@ def test_a_rule_that_cannot_be_read_starts_no_game(companion: Companion, host: A
     assert answer.status_code == 400
     assert set(answer.get_json()) == {"error"}
     assert companion.table.running is None
+
+
+def test_a_game_refused_for_its_rule_says_where_without_quoting_it(host: Any) -> None:
+    """The refusal is shown on the host page whether the rule field is masked or not."""
+    error = start_typed(host, rule="card is rde").get_json()["error"]
+    assert "Column 9" in error and "rde" not in error
 
 
 # -- a phone plays its own series -----------------------------------------------------------------

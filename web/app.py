@@ -549,17 +549,26 @@ def create_app(
 
 def eleusis_report(text: str, words: Catalog) -> dict[str, Any]:
     """The checker's report on ``text`` as the host page shows it: ``ok`` false with ``error``
-    (its code, 1-based column and sentence) when the rule cannot be read; else ``ok`` true, the
-    checker's findings, and its advice as sentences (``fit``: no advice at all)."""
+    (its code, 1-based column, ``text``: the sentence saying where and what kind of error, for
+    a masked rule field, and ``quoted``: the sentence that may quote the rule, for a field shown)
+    when the rule cannot be read; else ``ok`` true, the checker's findings, and its advice as
+    sentences (``fit``: no advice at all)."""
     from companion.games.eleusis.rule_check import check_rule
     from companion.games.eleusis.rule_language import RuleSyntaxError, parse_rule
 
     try:
         rule = parse_rule(text)
     except RuleSyntaxError as exc:
-        key = f"eleusis.rule_errors.{exc.code}"
-        sentence = words.text(key, column=exc.column, **exc.params) if words.has(key) else str(exc)
-        return {"ok": False, "error": {"code": exc.code, "column": exc.column, "text": sentence}}
+        params = {"column": exc.column, **exc.params}
+        return {
+            "ok": False,
+            "error": {
+                "code": exc.code,
+                "column": exc.column,
+                "text": words.rule_error(exc.code, params),
+                "quoted": words.rule_error(exc.code, params, quoted=True),
+            },
+        }
     report = check_rule(rule)
     advice = []
     for item in report.advice:

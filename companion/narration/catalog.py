@@ -2,8 +2,10 @@
 
 Placeholders: ``{name}`` is replaced by the parameter's text; ``{n|one|many}`` picks a word by
 the count ``n`` (one for 0 and 1 in French, for exactly 1 in English). Seats and lists of seats
-are turned into names, and colours (``color``, ``*_color``, lists of colours) into the
-language's words, before they reach a template (see ``Catalog._word``).
+are turned into names, colours (``color``, ``*_color``, lists of colours) and Eleusis cards
+(``eleusis_card``: "QH" is "queen of hearts") into the language's words, before they reach a
+template (see ``Catalog._word``). Other games' ``card`` params (Résistance's plot cards,
+Oraklos' wish cards) are codes the players read as they are.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ from importlib import resources
 from typing import Any
 
 from companion.game import IllegalAction
+from companion.games.eleusis.cards import RANK_NAMES, Card
+from companion.games.eleusis.rule_language import QUOTING_PARAMS
 
 LANGUAGES = ("en", "fr")
 SEAT_PARAMS = frozenset({"seat", "commander", "turn", "claimant", "prophet", "god"})
-# A refusal whose reason is a sentence of its own: code -> (the param naming that sentence, the
-# table it is in). Its placeholders are the refusal's params (Eleusis: a rule's syntax error).
-NESTED_REASONS = {"rule_syntax_error": ("error", "eleusis.rule_errors")}
+ELEUSIS_CARD_PARAMS = frozenset({"eleusis_card"})
+# An Eleusis rule's syntax error (``RuleSyntaxError.code``): the sentence quoting the rule as
+# written, and the one saying only where and what kind of error (for codes whose sentence quotes).
+RULE_ERRORS = "eleusis.rule_errors"
+RULE_ERRORS_MASKED = "eleusis.rule_errors_masked"
 COLOR_LIST_PARAMS = frozenset({"order", "card_colors", "colors"})
 SEAT_LIST_PARAMS = frozenset({"squad"})
 _PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
@@ -89,19 +95,36 @@ class Catalog:
         return string.Formatter().vformat(_PLURAL.sub(plural, template), (), words)
 
     def explain(self, refusal: IllegalAction) -> str:
-        """A refused action's reason, as a sentence for the table."""
+        """A refused action's reason, as a sentence for the table. A rule's syntax error
+        (``rule_syntax_error``, its sentence's code as ``error``) never quotes the rule."""
         key = f"errors.{refusal.code}"
         if not self.has(key):
             return str(refusal)
         params = dict(refusal.params)
-        nested = NESTED_REASONS.get(refusal.code)
-        if nested is not None and self.has(f"{nested[1]}.{params.get(nested[0])}"):
-            params[nested[0]] = self.text(f"{nested[1]}.{params[nested[0]]}", **params)
+        if refusal.code == "rule_syntax_error":
+            params["error"] = self.rule_error(str(params.get("error")), params)
         return self.text(key, **params)
+
+    def rule_error(self, code: str, params: Mapping[str, Any], *, quoted: bool = False) -> str:
+        """An Eleusis rule's syntax error (``RuleSyntaxError``: its ``code``; its ``params`` and
+        ``column`` in ``params``). The rule is secret: the sentence says where and what kind of
+        error only, unless ``quoted`` (for a host who sees the rule typed), when it may quote the
+        rule's faulty words. An unknown code is returned as it is."""
+        words = dict(params)
+        keys = [f"{RULE_ERRORS}.{code}"]
+        if not quoted:  # and should a masked sentence be missing, the quotes say "…"
+            words = {k: "…" if k in QUOTING_PARAMS else v for k, v in params.items()}
+            keys.insert(0, f"{RULE_ERRORS_MASKED}.{code}")
+        for key in keys:
+            if self.has(key):
+                return self.text(key, **words)
+        return code
 
     def _word(self, key: str, value: Any) -> str:
         if key in SEAT_PARAMS and isinstance(value, int):
             return self.name(value)
+        if key in ELEUSIS_CARD_PARAMS and isinstance(value, str):
+            return eleusis_card_words(self, value)
         if (key == "color" or key.endswith("_color")) and self.has(f"colors.{value}"):
             return self.text(f"colors.{value}")
         if key in COLOR_LIST_PARAMS and isinstance(value, (list, tuple)):
@@ -111,3 +134,16 @@ class Catalog:
         if isinstance(value, (list, tuple)):
             return self.join([str(v) for v in value])
         return str(value)
+
+
+def eleusis_card_words(catalog: Catalog, card: str) -> str:
+    """An Eleusis card as the table says it: "QH" is "queen of hearts", « dame de cœur »
+    (anything but a card's code is left as it is)."""
+    try:
+        parsed = Card.from_json(card)
+    except ValueError:
+        return card
+    letter = RANK_NAMES.get(parsed.rank)
+    rank = str(parsed.rank) if letter is None else catalog.text(f"eleusis.say.ranks.{letter}")
+    suit = catalog.text(f"eleusis.say.suits.{parsed.suit.value}")
+    return catalog.text("eleusis.say.card", rank=rank, suit=suit)

@@ -19,25 +19,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.game import AudienceKind, Event
-from companion.games.eleusis.cards import RANK_NAMES, Card
-from companion.narration.catalog import Catalog
+from companion.narration.catalog import Catalog, eleusis_card_words
 
 SAY = "eleusis.say."
 SILENT = frozenset({"cards_played", "starter_verdict", "card_turned"})
 
 
-def card_words(catalog: Catalog, card: str) -> str:
-    """A card as the table says it: "QH" is "queen of hearts", « dame de cœur »."""
-    parsed = Card.from_json(card)
-    letter = RANK_NAMES.get(parsed.rank)
-    rank = str(parsed.rank) if letter is None else catalog.text(f"{SAY}ranks.{letter}")
-    suit = catalog.text(f"{SAY}suits.{parsed.suit.value}")
-    return catalog.text(SAY + "card", rank=rank, suit=suit)
-
-
 def cards_words(catalog: Catalog, cards: Sequence[str]) -> str:
     """Cards in the order laid: "queen of hearts, 10 of spades"."""
-    return ", ".join(card_words(catalog, card) for card in cards)
+    return ", ".join(eleusis_card_words(catalog, card) for card in cards)
 
 
 def lines(catalog: Catalog, event: Event) -> list[str]:
@@ -50,7 +40,7 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
         return catalog.text(SAY + key, **params)
 
     def card(code: str) -> str:
-        return card_words(catalog, code)
+        return eleusis_card_words(catalog, code)
 
     match event.kind:
         case "game_set_up":
@@ -116,7 +106,7 @@ def prophet_verdict(catalog: Catalog, d: Mapping[str, Any]) -> str:
         SAY + "prophet_no_play_wrong",
         prophet=prophet,
         seat=d["seat"],
-        card=card_words(catalog, d["card"]),
+        card=eleusis_card_words(catalog, d["card"]),
     )
 
 

@@ -649,7 +649,9 @@ const Eleusis = (() => {
     box.hidden = false;
     if (!report.ok) {
       box.className = "el-check-report bad";
-      box.replaceChildren(el("p", "error el-check-error", report.error.text), markColumn(text, report.error.column));
+      // the sentence quoting the rule only while the host chose to show the rule's field
+      const sentence = $("el-rule-show").checked && report.error.quoted ? report.error.quoted : report.error.text;
+      box.replaceChildren(el("p", "error el-check-error", sentence), markColumn(text, report.error.column));
       return;
     }
     box.className = "el-check-report " + (report.fit ? "good" : "warn");

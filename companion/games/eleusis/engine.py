@@ -535,7 +535,7 @@ class Eleusis:
         if state.phase is not Phase.STARTER:
             raise IllegalAction("starter_done")
         if state.turned is not None:
-            raise IllegalAction("verdict_awaited", card=state.turned.to_json())
+            raise IllegalAction("verdict_awaited", eleusis_card=state.turned.to_json())
         card = action.card
         state = dataclasses.replace(state, physical_deck=state.physical_deck - 1)
         events = [Event("card_turned", {"card": card.to_json()})]
@@ -591,7 +591,7 @@ class Eleusis:
                 raise IllegalAction(
                     "card_not_in_hand",
                     seat=seat,
-                    card=min(missing, key=card_key).to_json(),
+                    eleusis_card=min(missing, key=card_key).to_json(),
                     private_to=seat,
                 )
             state = self._set_hand(state, seat, left)
@@ -695,7 +695,7 @@ class Eleusis:
         if not accepted and card is None:
             raise IllegalAction("name_the_playable_card", seat=pending.seat)
         if card is not None and card not in pending.cards:
-            raise IllegalAction("card_not_shown", seat=pending.seat, card=card.to_json())
+            raise IllegalAction("card_not_shown", seat=pending.seat, eleusis_card=card.to_json())
 
     def _judge(self, state: EleusisState, action: Judge) -> Step:
         self._check_god(state, action.seat)

@@ -84,6 +84,11 @@ MESSAGES: dict[str, str] = {
 }
 
 
+# The params of a RuleSyntaxError that quote the rule as written: a secret rule's error said
+# where others may hear or read it leaves them out (``eleusis.rule_errors_masked`` in the catalogs).
+QUOTING_PARAMS = frozenset({"found", "left", "right", "operator"})
+
+
 class RuleSyntaxError(ValueError):
     """A rule that cannot be read. ``code`` is the catalog key (``eleusis.rule_errors.<code>``),
     ``params`` its placeholders and ``column`` the 1-based character where the trouble is."""
