@@ -7,10 +7,12 @@ and only then announced (voice, page, LEDs). The outside world sees the table on
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import secrets
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,10 +36,12 @@ from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Press
 from companion.seats_online import SeatLinks, actor
+from companion.timers import Cancel, call_later, in_background
 
 log = logging.getLogger(__name__)
 
 NARRATION_KEPT = 12
+HOURGLASS_WARNINGS = (30, 10)  # seconds left when the voice warns the player to move
 
 
 class Voice(Protocol):
@@ -56,6 +60,15 @@ class Lights(Protocol):
 
 
 @dataclass(frozen=True)
+class Timed:
+    """A move awaited under the hourglass: ``seat`` has ``seconds``; then ``expire`` is sent."""
+
+    seat: int
+    seconds: int
+    expire: Action
+
+
+@dataclass(frozen=True)
 class GameRules:
     """What the moderator needs of a title besides its engine: how presses map to actions,
     what is said for each event, and the night (or other eyes-closed) script, if any."""
@@ -71,6 +84,11 @@ class GameRules:
     # what the table may see of the presses not yet made into an action (a squad being named,
     # which is said aloud as it is named); None: nothing
     show_input: Callable[[Any], JSON | None] = lambda pending: None
+    # the companion's own move when it plays a seat and it is that seat's turn, else None
+    # (it may think a while: the table asks it off its lock)
+    companion_move: Callable[[Any], Action | None] | None = None
+    # the move awaited under an hourglass now, if any
+    timed_move: Callable[[Any], Timed | None] = lambda state: None
 
 
 def _resistance_rules() -> GameRules:
@@ -132,6 +150,21 @@ def _eleusis_rules() -> GameRules:
     return _page_game_rules(eleusis_narration.lines, Eleusis().opening_events)
 
 
+def _sages_rules() -> GameRules:
+    """Les 7 Sages is played on the page (beside the real board, or on it alone); the companion
+    may play one side, and an hourglass may time each move."""
+    from companion.games.sages import Sages, opponent
+    from companion.games.sages.engine import hourglass
+    from companion.narration import sages as sages_narration
+
+    def timed(state: Any) -> Timed | None:
+        awaited = hourglass(state)
+        return None if awaited is None else Timed(awaited[1].seat, *awaited)
+
+    page = _page_game_rules(sages_narration.lines, Sages().opening_events)
+    return dataclasses.replace(page, companion_move=opponent.companion_move, timed_move=timed)
+
+
 def _ostrakon_rules() -> GameRules:
     """Ostrakon is played with the seat buttons (or real tessons read by the camera); there is
     no eyes-closed phase: the game opens with the setup and the first question."""
@@ -156,6 +189,7 @@ RULES: dict[str, Callable[[], GameRules]] = {
     "oraklos": _oraklos_rules,
     "ostrakon": _ostrakon_rules,
     "eleusis": _eleusis_rules,
+    "sages": _sages_rules,
 }
 
 
@@ -182,6 +216,7 @@ def public_snapshot(
     message: str | None,
     state: Any = None,
     picture: JSON | None = None,
+    hourglass: JSON | None = None,
 ) -> JSON:
     """Compose what the world may see from the public view and what was said aloud.
 
@@ -202,6 +237,7 @@ def public_snapshot(
         "narration": list(narration),
         "message": message,
         "picture": picture,
+        "hourglass": hourglass,
     }
 
 
@@ -220,6 +256,9 @@ class Table:
     seat_names: Sequence[str] = ()
     pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
     lights: Lights | None = None
+    later: Callable[[float, Callable[[], None]], Cancel] = call_later  # the hourglass's clock
+    background: Callable[[Callable[[], None]], None] = in_background  # the companion thinking
+    wall_clock: Callable[[], float] = time.time  # the hourglass's end, shown on the pages
 
     def __post_init__(self) -> None:
         self._lock = threading.RLock()
@@ -229,6 +268,8 @@ class Table:
         self._message: str | None = None
         self._picture: JSON | None = None
         self._listeners: list[Callable[[JSON], None]] = []
+        self._timers: list[Cancel] = []
+        self._hourglass: JSON | None = None
         self.seat_links = SeatLinks(self.journal)
 
     # -- starting and resuming ----------------------------------------------------------------
@@ -292,6 +333,7 @@ class Table:
         if introduce and not running.rules.in_opening(running.state):
             self._announce(running.rules.introduce(running.state))
         self._refresh_lights()
+        self._await_move()  # before publishing: the snapshot shows the hourglass now running
         self._publish()
         self._begin_opening()
 
@@ -355,6 +397,7 @@ class Table:
                 self.seat_links.revoke()
             self._announce(events)
             self._refresh_lights()
+            self._await_move()  # before publishing: the snapshot shows the hourglass now running
             self._publish()
             return events
 
@@ -413,6 +456,66 @@ class Table:
             said += lines
         return said
 
+    # -- the companion's own moves and the hourglass ---------------------------------------------
+
+    def _await_move(self) -> None:
+        """After each change: restart the hourglass on the move now awaited, if the game has one,
+        and let the companion think if the move is its own. Both act only if nothing changed in
+        the meantime (same game, same version)."""
+        running = self._running
+        assert running is not None
+        for cancel in self._timers:
+            cancel()
+        self._timers = []
+        self._hourglass = None
+        if running.game.outcome(running.state) is not None or running.rules.in_opening(
+            running.state
+        ):
+            return
+        still = functools.partial(self._unchanged, running.entry.id, running.version)
+        timed = running.rules.timed_move(running.state)
+        if timed is not None:
+            self._hourglass = {
+                "seat": timed.seat,
+                "seconds": timed.seconds,
+                "ends_at": self.wall_clock() + timed.seconds,
+            }
+            for left in HOURGLASS_WARNINGS:
+                if left < timed.seconds:
+                    warn = functools.partial(self._warn, still, timed.seat, left)
+                    self._timers.append(self.later(timed.seconds - left, warn))
+            expire = functools.partial(self._act_if, still, lambda: timed.expire)
+            self._timers.append(self.later(timed.seconds, expire))
+        think = running.rules.companion_move
+        if think is not None:
+            state = running.state
+            self.background(functools.partial(self._act_if, still, lambda: think(state)))
+
+    def _unchanged(self, game_id: int, version: int) -> bool:
+        running = self._running
+        return running is not None and running.entry.id == game_id and running.version == version
+
+    def _warn(self, still: Callable[[], bool], seat: int, left: int) -> None:
+        with self._lock:
+            running = self._running
+            if running is None or not still():
+                return
+            self._speak([running.catalog.text("general.hourglass_left", seat=seat, seconds=left)])
+            self._publish()
+
+    def _act_if(self, still: Callable[[], bool], decide: Callable[[], Action | None]) -> None:
+        """Submit what ``decide`` returns (computed off the lock), if the table has not moved."""
+        action = decide()
+        if action is None:
+            return
+        with self._lock:
+            if not still():
+                return
+            try:
+                self.submit(action)
+            except (IllegalAction, JournalError) as exc:
+                log.error("the companion's own action was refused: %s", exc)
+
     def _speak(self, lines: list[str]) -> None:
         lang = self._running.catalog.lang if self._running else self.default_language
         for line in lines:
@@ -470,6 +573,7 @@ class Table:
                 self._narration,
                 self._message,
                 picture=self._picture,
+                hourglass=self._hourglass,
             )
 
     # -- seats on phones ----------------------------------------------------------------------

@@ -4,7 +4,8 @@ and wrong content types. The server never answers 500, and a refusal (4xx) leave
 state as it was (same revision, same game, same version).
 
 The real app (``companion.wiring.build``, simulated pins, the generated camera) through Flask's
-test client: fast enough for a few hundred requests per game.
+test client: fast enough for a few hundred requests per game. ``FUZZ_SCALE=20`` multiplies every
+example count, for a longer run by hand.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import os
 import types
 import typing
 from collections.abc import Callable, Iterator
@@ -28,15 +30,24 @@ from companion.games import game_for
 from companion.wiring import Companion, build
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
-SETUPS: dict[str, tuple[dict[str, Any], int]] = {
-    "resistance": ({"players": 5}, 5),
-    "oraklos": ({"players": 3, "mode": "junior"}, 3),
-    "ostrakon": ({"players": 6}, 6),
+# A running game to fuzz: its title, options and number of players. Eleusis twice: the companion
+# judges what the host enters (a typed rule), or the host enters a human God's verdicts.
+SETUPS: dict[str, tuple[str, dict[str, Any], int]] = {
+    "resistance": ("resistance", {"players": 5}, 5),
+    "oraklos": ("oraklos", {"players": 3, "mode": "junior"}, 3),
+    "ostrakon": ("ostrakon", {"players": 6}, 6),
+    "eleusis": ("eleusis", {"players": 4, "cards": "physical", "rule": "card is red"}, 4),
+    "eleusis-human-god": (
+        "eleusis",
+        {"players": 5, "god": "human", "god_seat": 1, "cards": "physical"},
+        5,
+    ),
 }
+TITLES = sorted({title for title, _, _ in SETUPS.values()})
 OPTION_NAMES = [  # every game's options, and one no game has
     *(
         key
-        for title, (options, _) in SETUPS.items()
+        for title, options, _ in SETUPS.values()
         for key in game_for(title).options_json(game_for(title).new(options, 1))
     ),
     "seed",
@@ -49,8 +60,15 @@ JSON_ENDPOINTS = [
     "/api/tessons/read",
     "/api/eleusis/check",
 ]
+SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
+
+
+def examples(n: int) -> int:
+    return max(1, round(n * SCALE))
+
+
 FUZZ = settings(
-    max_examples=100,
+    max_examples=examples(100),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -65,10 +83,11 @@ class Quiet:
 
 
 class Rig:
-    """One companion with a game of ``title`` running, and the host's logged-in client."""
+    """One companion with the game of ``SETUPS[setup]`` running, and the host's logged-in
+    client."""
 
-    def __init__(self, title: str, data_dir: Path) -> None:
-        self.title = title
+    def __init__(self, setup: str, data_dir: Path) -> None:
+        self.title, self.options, self.players = SETUPS[setup]
         config = Config(
             data_dir=data_dir,
             pin_factory="mock",
@@ -79,15 +98,14 @@ class Rig:
         self.companion: Companion = build(config, speech=Quiet())
         self.client = host_client(self.companion.app, PIN)
         self.game_id: int | None = None
-        self.kinds = sorted(game_for(title).actions)
+        self.kinds = sorted(game_for(self.title).actions)
 
     def ensure_game(self) -> None:
         """The game of this rig is running (a fuzzed /api/games may have started another)."""
         table = self.companion.table
         snap = table.snapshot()
         if snap["game"] != self.title or snap["game_id"] != self.game_id:
-            options, players = SETUPS[self.title]
-            table.new_game(self.title, options, NAMES[:players], seed=3)
+            table.new_game(self.title, self.options, NAMES[: self.players], seed=3)
             self.game_id = table.snapshot()["game_id"]
         assert self.companion.narrator.wait_idle(10)
 
@@ -145,6 +163,11 @@ DIE = st.fixed_dictionaries(
     }
 )
 TESSON = st.fixed_dictionaries({"seat": NUMBERS | VALUES, "white": st.booleans() | VALUES})
+CARD = st.builds(  # an Eleusis card: its rank and suit, "QH", "10S"; or nearly one
+    "{}{}".format,
+    st.sampled_from(["A", "2", "5", "9", "10", "J", "Q", "K"]),
+    st.sampled_from("SHDC"),
+) | st.sampled_from(["ah", " 7c ", "1S", "11H", "0D", "QX", "10", "QHH", "♥Q", "RYBK", ""])
 PLAUSIBLE = (
     st.integers(-2, 12)
     | st.booleans()
@@ -158,7 +181,7 @@ PLAUSIBLE = (
 
 def typed(hint: Any) -> st.SearchStrategy[Any]:
     """Values for a field of type ``hint``: mostly of that type (small numbers near the seats,
-    the enum's own values, dice and tessons of the right shape), sometimes anything."""
+    the enum's own values, dice, tessons and cards of the right shape), sometimes anything."""
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
         return st.one_of(*(typed(h) for h in typing.get_args(hint)))
@@ -178,6 +201,8 @@ def typed(hint: Any) -> st.SearchStrategy[Any]:
         return DIE | VALUES
     if getattr(hint, "__name__", "") == "Tesson":
         return TESSON | VALUES
+    if getattr(hint, "__name__", "") == "Card":
+        return CARD | VALUES
     return PLAUSIBLE
 
 
@@ -208,8 +233,112 @@ def actions(rig: Rig) -> st.SearchStrategy[Any]:
     return st.one_of(*whole) | loose | VALUES
 
 
+RULES = st.sampled_from(  # Eleusis rules as the host types them: good, blocking, unreadable
+    [
+        "card is red",
+        "card.colour != prev.colour",
+        "if position mod 3 = 1 then card is even else card is odd",
+        "count red in last 3 >= 2 and card is hearts",
+        "carte est rouge ou carte est habillée",
+        "card is red and card is black",
+        "card is rde",
+        "card.colour = ",
+        "((card is red)",
+        "card is red ))",
+        "card.value = " + "9" * 40,
+        "(" * 300 + "card is red" + ")" * 300,
+        "not " * 120 + "card is red",
+        "card is red or " * 40 + "card is red",
+        "x" * 501,
+        "card is \x00red",
+        "   ",
+    ]
+) | st.text(max_size=80)
+PENALTY = st.integers(0, 20)
+ELEUSIS_GOOD = {  # Eleusis options each as the host page sends them (a rule may not be readable)
+    "god": st.sampled_from(["companion", "human"]),
+    "god_seat": st.integers(0, 9),
+    "rule": RULES,
+    "rule_id": st.sampled_from(["red-black", "three-suits", "no-such-rule"]),
+    "level": st.sampled_from(["easy", "medium", "hard"]),
+    "rule_withheld": st.booleans(),
+    "cards": st.sampled_from(["digital", "physical"]),
+    "decks": st.integers(2, 4),
+    "hand_size": st.integers(1, 20),
+    "refused_penalty": PENALTY,
+    "no_play_smaller": PENALTY,
+    "wrong_no_play_penalty": PENALTY,
+    "fallen_prophet_penalty": PENALTY,
+    "sudden_death": st.none() | st.integers(0, 520),
+}
+ELEUSIS_OPTIONS = {  # ... or not
+    "god": st.sampled_from(["God", "", "HUMAN"]) | VALUES,
+    "god_seat": st.integers(-2, 12) | NUMBERS | VALUES,
+    "rule": VALUES,
+    "rule_id": st.sampled_from(["RED-BLACK", "", "../rules"]) | VALUES,
+    "level": st.sampled_from(["expert", "Easy", ""]) | VALUES,
+    "rule_withheld": VALUES,
+    "cards": st.sampled_from(["paper", "DIGITAL", ""]) | VALUES,
+    "decks": st.integers(-1, 6) | NUMBERS | VALUES,
+    "hand_size": st.integers(-1, 30) | NUMBERS | VALUES,
+    "refused_penalty": NUMBERS | VALUES,
+    "no_play_smaller": NUMBERS | VALUES,
+    "wrong_no_play_penalty": NUMBERS | VALUES,
+    "fallen_prophet_penalty": NUMBERS | VALUES,
+    "sudden_death": NUMBERS | VALUES,
+}
+ELEUSIS_PLAUSIBLE = st.fixed_dictionaries(
+    {"players": st.integers(2, 10)}, optional=ELEUSIS_GOOD
+)  # mostly refused only for options that do not go together (a rule twice, too few cards...)
+ELEUSIS_SPOILED = st.builds(  # ... and the same with one bad option
+    lambda options, bad: {**options, bad[0]: bad[1]},
+    ELEUSIS_PLAUSIBLE,
+    st.sampled_from(sorted(ELEUSIS_OPTIONS)).flatmap(
+        lambda key: st.tuples(st.just(key), ELEUSIS_OPTIONS[key])
+    ),
+)
+
+SQUARE = st.builds(  # a square of Les 7 Sages, "h8"; or nearly one
+    "{}{}".format, st.sampled_from("abhno"), st.integers(0, 16)
+) | st.sampled_from(["h8", "H8", " h1", "z9", "", "a", "15h", "h08"])
+SAGES_GOOD = {  # Les 7 Sages options each as the host page sends them (or a layout given)
+    "layout": st.sampled_from(["standard", "free"])
+    | st.fixed_dictionaries(
+        {"red": st.lists(SQUARE, min_size=7, max_size=7)},
+        optional={"blue": st.lists(SQUARE, min_size=7, max_size=7), "fool": SQUARE},
+    ),
+    "target": st.integers(1, 15),
+    "hourglass": st.none() | st.integers(10, 600),
+    "computer": st.sampled_from([None, "red", "blue"]),
+    "strength": st.integers(1, 4),
+}
+SAGES_OPTIONS = {  # ... or not
+    "layout": st.sampled_from(["Standard", "random", ""])
+    | st.dictionaries(
+        st.sampled_from(["red", "blue", "fool", "x"]),
+        st.lists(SQUARE, max_size=9) | SQUARE | VALUES,
+        max_size=4,
+    )
+    | VALUES,
+    "target": st.integers(-1, 20) | NUMBERS | VALUES,
+    "hourglass": st.integers(-1, 700) | NUMBERS | VALUES,
+    "computer": st.sampled_from(["RED", "green", "", "both"]) | VALUES,
+    "strength": st.integers(-1, 6) | NUMBERS | VALUES,
+}
+SAGES_PLAUSIBLE = st.fixed_dictionaries({}, optional={"players": st.just(2), **SAGES_GOOD})
+SAGES_SPOILED = st.builds(
+    lambda options, bad: {**options, bad[0]: bad[1]},
+    SAGES_PLAUSIBLE,
+    st.sampled_from(sorted(SAGES_OPTIONS)).flatmap(
+        lambda key: st.tuples(st.just(key), SAGES_OPTIONS[key])
+    ),
+)
+
+
 def games(rig: Rig) -> st.SearchStrategy[Any]:
-    """New games: of each kind with its own options (valid or not), or anything."""
+    """New games: of each kind with its own options (valid or not), or anything; Eleusis and
+    Les 7 Sages also with many of their own options at once, plausible or with one of them
+    wrong."""
     options = {
         "players": NUMBERS | VALUES,
         "mode": st.sampled_from(["standard", "junior", "antipodes", "expert"]) | VALUES,
@@ -223,27 +352,34 @@ def games(rig: Rig) -> st.SearchStrategy[Any]:
         )
         | VALUES,
         "subjects": st.lists(st.text(max_size=6) | VALUES, max_size=5) | VALUES,
+        **{k: ELEUSIS_GOOD[k] | ELEUSIS_OPTIONS[k] for k in ELEUSIS_GOOD},
+        **{k: SAGES_GOOD[k] | SAGES_OPTIONS[k] for k in SAGES_GOOD},
     }
     names = sorted({*OPTION_NAMES, *options})
-    per_game = st.fixed_dictionaries(
-        {
-            "game": st.sampled_from(["resistance", "oraklos", "ostrakon", "chess"]) | VALUES,
-            "options": st.lists(st.sampled_from(names), unique=True, max_size=4).flatmap(
-                lambda keys: st.fixed_dictionaries(
-                    {
-                        "players": st.integers(2, 12) | options["players"],
-                        **{k: options.get(k, typed(bool) | typed(int)) for k in keys},
-                    }
-                )
-            )
-            | VALUES,
-        },
-        optional={
-            "names": st.lists(st.text(max_size=10), max_size=12) | VALUES,
-            "language": st.sampled_from(["en", "fr", "de"]) | VALUES,
-        },
+
+    def game(
+        title: st.SearchStrategy[Any], chosen: st.SearchStrategy[Any]
+    ) -> st.SearchStrategy[dict[str, Any]]:
+        return st.fixed_dictionaries(
+            {"game": title, "options": chosen | VALUES},
+            optional={
+                "names": st.lists(st.text(max_size=10), max_size=12) | VALUES,
+                "language": st.sampled_from(["en", "fr", "de"]) | VALUES,
+            },
+        )
+
+    any_options = st.lists(st.sampled_from(names), unique=True, max_size=4).flatmap(
+        lambda keys: st.fixed_dictionaries(
+            {
+                "players": st.integers(2, 12) | options["players"],
+                **{k: options.get(k, typed(bool) | typed(int)) for k in keys},
+            }
+        )
     )
-    return per_game | VALUES
+    per_game = game(st.sampled_from([*TITLES, "sages", "chess"]) | VALUES, any_options)
+    eleusis = game(st.just("eleusis"), ELEUSIS_PLAUSIBLE | ELEUSIS_SPOILED | any_options)
+    sages = game(st.just("sages"), SAGES_PLAUSIBLE | SAGES_SPOILED | any_options)
+    return st.one_of(per_game, eleusis, sages, VALUES)
 
 
 PRESSES = (
@@ -260,7 +396,7 @@ BODIES: dict[str, Callable[[Rig], st.SearchStrategy[Any]]] = {
     "/api/tessons/read": lambda rig: VALUES,
     "/api/eleusis/check": lambda rig: (
         st.fixed_dictionaries(
-            {"rule": st.text(max_size=80) | VALUES},
+            {"rule": RULES | VALUES},
             optional={"language": st.sampled_from(["en", "fr", "de"]) | VALUES},
         )
         | VALUES
@@ -316,7 +452,7 @@ def test_random_json_never_breaks_the_server_and_a_refusal_changes_nothing(
 
 
 @pytest.mark.parametrize("path", JSON_ENDPOINTS)
-@settings(FUZZ, max_examples=15)
+@settings(FUZZ, max_examples=examples(15))
 @given(raw=NESTED | WEIRD | st.binary(max_size=200), content_type=CONTENT_TYPES)
 def test_bodies_that_are_not_json_or_too_deep_are_refused_cleanly(
     rig: Rig, path: str, raw: bytes, content_type: str | None
@@ -325,7 +461,7 @@ def test_bodies_that_are_not_json_or_too_deep_are_refused_cleanly(
 
 
 @pytest.mark.parametrize("path", JSON_ENDPOINTS)
-@settings(FUZZ, max_examples=10)
+@settings(FUZZ, max_examples=examples(10))
 @given(body=VALUES, content_type=CONTENT_TYPES)
 def test_json_under_a_wrong_content_type_is_not_taken_as_json(
     rig: Rig, path: str, body: Any, content_type: str | None
@@ -333,7 +469,7 @@ def test_json_under_a_wrong_content_type_is_not_taken_as_json(
     rig.send(path, encoded(body), content_type)
 
 
-@settings(FUZZ, max_examples=30)
+@settings(FUZZ, max_examples=examples(30))
 @given(body=st.fixed_dictionaries({"pin": VALUES}) | VALUES)
 def test_random_logins_never_break_the_server_nor_log_in(rig: Rig, body: Any) -> None:
     """Wrong PINs of any type, from a visitor with the login form's token (the rate limit soon

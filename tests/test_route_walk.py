@@ -1,7 +1,7 @@
 """Every route of the app, walked as anyone on the network, as each seat's phone and as the host,
 at random moments of random games of every game so far: Résistance (plain, and with digital
-identities and Le Plan), Oraklos, Ostrakon and Eleusis (the companion as God, digital hands on the
-phones) (docs/SECURITY.md; issue 7).
+identities and Le Plan), Oraklos, Ostrakon, Eleusis (the companion as God, digital hands on the
+phones) and Les 7 Sages (a short match, nothing hidden) (docs/SECURITY.md; issue 7).
 
 ``ROUTES`` says, for every rule of the app's ``url_map`` and each of its methods, the status each
 audience gets: anyone (no session; on a seat's route, a link that opens nothing: guessed, revoked
@@ -37,6 +37,7 @@ from test_oraklos_games import Referee
 from test_oraklos_games import choose as choose_oraklos
 from test_ostrakon_games import choose as choose_ostrakon
 from test_phone_seats import Quiet
+from test_sages_games import pick as pick_sages
 
 from companion.config import CameraConfig, Config
 from companion.game import Action, IllegalAction
@@ -52,13 +53,20 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any], tuple[int, int]]] = {
     "oraklos": ("oraklos", {"mode": "standard"}, (2, 5)),
     "ostrakon": ("ostrakon", {}, (5, 8)),
     "eleusis": ("eleusis", {"level": "easy", "hand_size": 6}, (2, 6)),
+    "les 7 sages": ("sages", {"target": 2}, (2, 2)),
 }
 WALKS = 5  # walks at random moments of a game; then it is played out and walked once more
 # most moves between two walks
-STRIDE = {"resistance": 12, "oraklos": 60, "ostrakon": 70, "eleusis": 12}
+STRIDE = {"resistance": 12, "oraklos": 60, "ostrakon": 70, "eleusis": 12, "sages": 30}
 # a moment when seats hold secrets (cards face down, cups filled, tessons laid) and others are
 # yet to play: the walk stops there at least twice
-SECRET_MOMENT = {"resistance": "mission", "oraklos": "fill", "ostrakon": "vote", "eleusis": "play"}
+SECRET_MOMENT = {
+    "resistance": "mission",
+    "oraklos": "fill",
+    "ostrakon": "vote",
+    "eleusis": "play",
+    "sages": "play",  # nothing is hidden: any moment of play, where the seats move
+}
 LEDS = (2, 3, 9, 10, 14, 15, 0, 1)  # the pins the buttons leave free: seats 0-7 have an LED
 STATIC = ROOT / "web" / "static"
 ALLOWED = 0  # the audience is let through: the route answers on the merits (checked below)
@@ -147,6 +155,9 @@ class Rig:
                 move = choose_oraklos(self.rng, state, self.referee)
             elif self.title == "eleusis":
                 move = choose_eleusis(self.rng, state)
+            elif self.title == "sages":
+                offered = list(game.legal_actions(state, state.to_move.seat))
+                move = pick_sages(self.rng, state, offered)
             else:
                 move = choose_ostrakon(self.rng, state)
             try:

@@ -9,12 +9,14 @@ from companion.games.eleusis import Eleusis
 from companion.games.oraklos.engine import Oraklos
 from companion.games.ostrakon import Ostrakon
 from companion.games.resistance import Resistance
+from companion.games.sages import Sages
 
 GAMES: dict[str, Game[Any]] = {
     Resistance.title: Resistance(),
     Oraklos.title: Oraklos(),
     Ostrakon.title: Ostrakon(),
     Eleusis.title: Eleusis(),
+    Sages.title: Sages(),
 }
 
 

@@ -46,6 +46,7 @@ function decision(view) {
   }
   if (pub.game === "oraklos") return null;  // played on the page and read by the camera
   if (pub.game === "eleusis") return null;  // played on the page: the hand and its choices
+  if (pub.game === "sages") return null;  // played on the board, on the page (sages.js)
   return s.outcome ? null : ["A", "B"];
 }
 
@@ -104,10 +105,16 @@ function renderSeat(view) {
   const s = view.public.state;
   // Eleusis: the seat's hand, the series it builds and its choices, sent with Seat.act
   const eleusis = !!s && view.public.game === "eleusis";
+  const sages = !!s && view.public.game === "sages";
   $("el-mine").hidden = !eleusis;
-  document.querySelector(".seat-buttons").hidden = eleusis;
+  document.querySelector(".seat-buttons").hidden = eleusis || sages;
   if (eleusis) {
     seatStatus(Eleusis.seat(view, seatAct));
+    return;
+  }
+  // Les 7 Sages: this seat moves its own sages on the board (sages.js)
+  if (sages) {
+    seatStatus(Sages.seatStatus(view));
     return;
   }
   // a Le Plan card to hand or play: the choices open to this seat, sent with Seat.act

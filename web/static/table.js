@@ -57,15 +57,17 @@ function render(snap) {
   const oraklos = !!s && snap.game === "oraklos";
   const ostrakon = !!s && snap.game === "ostrakon";
   const eleusis = !!s && snap.game === "eleusis";
+  const sages = !!s && snap.game === "sages";
   document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
-  $("game").hidden = !s || oraklos || ostrakon || eleusis;
+  $("game").hidden = !s || oraklos || ostrakon || eleusis || sages;
   $("oraklos").hidden = !oraklos;
   $("ostrakon").hidden = !ostrakon;
   $("eleusis").hidden = !eleusis;
-  // Oraklos and Eleusis are played on the pages, not the buttons
-  if ($("panel")) $("panel").hidden = oraklos || eleusis;
+  $("sages").hidden = !sages;
+  // Oraklos, Eleusis and Les 7 Sages are played on the pages, not the buttons
+  if ($("panel")) $("panel").hidden = oraklos || eleusis || sages;
   if (!s) return;
   if (oraklos) {
     renderOraklos(snap);
@@ -73,6 +75,10 @@ function render(snap) {
   }
   if (eleusis) {
     Eleusis.render(snap);
+    return;
+  }
+  if (sages) {
+    Sages.render(snap);
     return;
   }
   if (ostrakon) {
@@ -193,9 +199,9 @@ function connect() {
 // The host page's CSRF token (docs/SECURITY.md): every POST carries it, or the server refuses it.
 const CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
-// Every change to the table goes through here (table.js, oraklos.js, ostrakon.js, eleusis.js): a
-// JSON POST with the session cookie and the CSRF token. A refusal throws its message, in the
-// table's language (e.g. "log in on the host page" when the session has run out).
+// Every change to the table goes through here (table.js, oraklos.js, ostrakon.js, eleusis.js,
+// sages.js): a JSON POST with the session cookie and the CSRF token. A refusal throws its message,
+// in the table's language (e.g. "log in on the host page" when the session has run out).
 async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
@@ -266,6 +272,7 @@ const GAME_OPTIONS = {
   oraklos: oraklosOptions,
   ostrakon: ostrakonOptions,
   eleusis: (data) => Eleusis.options(data),
+  sages: (data) => Sages.options(data),
 };
 
 function setupHost() {
@@ -324,6 +331,7 @@ function setupHost() {
   setupOraklosHost();
   Ostrakon.setupHost();
   Eleusis.setupHost();
+  Sages.setupHost();
 }
 
 // The host's seat links: one QR code per seat of the running game, and "re-deal links".

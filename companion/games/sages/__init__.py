@@ -1,0 +1,18 @@
+"""Les 7 Sages (RULES.md §5): seven sages a side chase one fool into the opponent's cité."""
+
+from companion.games.sages.board import Side, Square
+from companion.games.sages.engine import Sages
+from companion.games.sages.state import ACTIONS, MoveSage, Options, Phase, Place, SagesState, TimeUp
+
+__all__ = [
+    "ACTIONS",
+    "MoveSage",
+    "Options",
+    "Phase",
+    "Place",
+    "Sages",
+    "SagesState",
+    "Side",
+    "Square",
+    "TimeUp",
+]

@@ -1,0 +1,72 @@
+"""What the companion says for Les 7 Sages (``[sages.say]`` of the catalogs): the set-up, each
+move with its squares, the fool's flight, points and the score, the hourglass, the match's end.
+
+Squares are said as written on the board's edges ("h8"). Nothing is secret in this game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.game import AudienceKind, Event
+from companion.narration.catalog import Catalog
+
+SAY = "sages.say."
+
+
+def lines(catalog: Catalog, event: Event) -> list[str]:
+    """The sentences spoken aloud for ``event``."""
+    if event.audience.kind is not AudienceKind.EVERYONE:
+        return []
+    d = event.data
+
+    def say(key: str, **params: Any) -> str:
+        return catalog.text(SAY + key, **params)
+
+    match event.kind:
+        case "sages_set_up":
+            return _set_up(catalog, d)
+        case "placed":
+            return [say("placed", seat=d["seat"], square=d["square"])]
+        case "moved":
+            return [say("moved", seat=d["seat"], sage=d["sage"], to=d["to"])]
+        case "chased":
+            return [_chase(catalog, d)]
+        case "point":
+            red, blue = d["score"]
+            key = "point_own" if d["points"] == 2 else "point_other"
+            return [say(key, seat=d["seat"], n=d["points"]), say("score", red=red, blue=blue)]
+        case "round_started":
+            return [say("round_started", round=d["round"], seat=d["first"])]
+        case "no_move":
+            return [say("no_move", seat=d["seat"])]
+        case "round_replayed":
+            return [say("round_replayed", seat=d["first"])]
+        case "time_up":
+            return [say("time_up", seat=d["seat"], turn=d["turn"])]
+        case "match_won":
+            red, blue = d["score"]
+            return [say("match_won", seat=d["seat"], red=red, blue=blue)]
+    return []
+
+
+def _set_up(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
+    out = [
+        catalog.text(SAY + "set_up", target=d["target"], seat=d["first"]),
+        catalog.text(SAY + f"layout.{d['layout']}"),
+    ]
+    if d["computer"] is not None:
+        side = catalog.text(SAY + ("sides.red" if d["computer"] == 0 else "sides.blue"))
+        out.append(catalog.text(SAY + "companion_plays", side=side))
+    if d["hourglass"] is not None:
+        out.append(catalog.text(SAY + "hourglass", seconds=d["hourglass"]))
+    return out
+
+
+def _chase(catalog: Catalog, d: Mapping[str, Any]) -> str:
+    path = d["fool_path"]
+    bounces = len(d["reflectors"])
+    if d["points"]:
+        return catalog.text(SAY + "chased_in", seat=d["seat"], sage=d["sage"], n=bounces)
+    return catalog.text(SAY + "chased", seat=d["seat"], sage=d["sage"], square=path[-1], n=bounces)

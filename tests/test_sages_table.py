@@ -1,0 +1,141 @@
+"""Les 7 Sages at the table: the companion plays its side, the hourglass warns and runs out,
+both journaled like any move and both dropped when the table moved on first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from companion.game import IllegalAction
+from companion.games.sages import MoveSage, Square, TimeUp
+from companion.journal import Journal
+from companion.moderator import Table
+from tests.timing import ManualClock
+
+NAMES = ["Ada", "Bea"]
+
+
+class Voice:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str, lang: str) -> None:
+        self.said.append(text)
+
+    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
+        raise AssertionError("Les 7 Sages has no eyes-closed script")
+
+
+class Rig:
+    """A table whose hourglass runs on a clock moved by hand, and whose companion thinks only
+    when the test lets it (``think``)."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.clock = ManualClock()
+        self.voice = Voice()
+        self.journal = Journal(tmp_path / "journal.sqlite3")
+        self.waiting: list[Callable[[], None]] = []
+        self.table = Table(
+            self.journal,
+            self.voice,
+            seats=2,
+            later=self.clock.call_later,
+            background=self.waiting.append,
+            wall_clock=lambda: 1000.0 + self.clock.now,
+        )
+
+    def start(self, **options: object) -> None:
+        self.table.new_game("sages", options, NAMES, "en", seed=0)
+
+    def think(self) -> None:
+        waiting, self.waiting[:] = list(self.waiting), []
+        for fn in waiting:
+            fn()
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        assert self.table.running is not None
+        return self.table.running.state
+
+    def actions(self) -> list[dict[str, object]]:
+        assert self.table.running is not None
+        return self.journal.actions(self.table.running.entry.id)
+
+
+def red_opens(rig: Rig) -> None:
+    rig.table.submit(MoveSage(0, Square.from_json("d3"), Square.from_json("d5")))
+
+
+def test_the_companion_answers_a_move_with_its_own_journaled_move(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(computer="blue", strength=1)
+    rig.think()  # red's turn: the companion has nothing to play
+    assert rig.actions() == []
+    red_opens(rig)
+    assert rig.state.to_move.value == "blue"
+    rig.think()
+    actions = rig.actions()
+    assert [a["seat"] for a in actions] == [0, 1]
+    assert rig.state.to_move.value == "red"
+    assert rig.voice.said[-1].startswith("Bea")  # its move is said like anyone's
+
+
+def test_the_companion_s_move_is_dropped_if_the_table_moved_on(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(computer="blue", strength=1)
+    red_opens(rig)
+    # before the companion answers, the host plays blue's move by hand
+    rig.table.submit(MoveSage(1, Square.from_json("d13"), Square.from_json("d11")))
+    rig.think()  # the companion's answer to the old position is not played
+    assert [a["seat"] for a in rig.actions()] == [0, 1]
+    assert rig.actions()[1]["to"] == "d11"
+
+
+def test_the_hourglass_warns_then_passes_the_turn(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(hourglass=60)
+    hourglass = rig.table.snapshot()["hourglass"]
+    assert hourglass == {"seat": 0, "seconds": 60, "ends_at": 1060.0}
+    rig.clock.advance(29)
+    assert not any("seconds left" in line for line in rig.voice.said)
+    rig.clock.advance(1)
+    assert rig.voice.said[-1] == "Ada, 30 seconds left."
+    rig.clock.advance(20)
+    assert rig.voice.said[-1] == "Ada, 10 seconds left."
+    rig.clock.advance(10)
+    assert rig.actions() == [{"kind": "time_up", "seat": 0}]
+    assert rig.voice.said[-1] == "The sand has run out for Ada: Bea plays."
+    assert rig.table.snapshot()["hourglass"]["seat"] == 1  # Bea's sand is running now
+
+
+def test_a_move_in_time_stops_the_hourglass(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(hourglass=60)
+    rig.clock.advance(45)
+    red_opens(rig)
+    rig.clock.advance(50)  # Bea's sand has 10 seconds left; Ada's old one would have run out
+    assert [a["kind"] for a in rig.actions()] == ["move"]
+    assert rig.voice.said[-1] == "Bea, 10 seconds left."
+
+
+def test_the_companion_s_moves_are_not_timed_and_an_ended_match_has_no_sand(
+    tmp_path: Path,
+) -> None:
+    rig = Rig(tmp_path)
+    rig.start(hourglass=30, computer="red", strength=1)
+    assert rig.table.snapshot()["hourglass"] is None
+    rig.clock.advance(100)
+    assert rig.actions() == []
+    rig.think()
+    assert rig.table.snapshot()["hourglass"]["seat"] == 1
+
+
+def test_time_up_without_an_hourglass_is_refused(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start()
+    with pytest.raises(IllegalAction) as refused:
+        rig.table.submit(TimeUp(0))
+    assert rig.table.explain(refused.value) == "This match has no hourglass."
+    assert rig.actions() == []

@@ -1,0 +1,45 @@
+"""A clock the tests move by hand, for the moderator's timers (``companion/timers.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+Cancel = Callable[[], None]
+
+
+@dataclass
+class ManualClock:
+    """A clock moved by hand, for tests: ``call_later`` registers, ``advance`` runs what falls
+    due, in order of time."""
+
+    now: float = 0.0
+    _due: list[tuple[float, int, Callable[[], None]]] = field(default_factory=list)
+    _count: int = 0
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Cancel:
+        self._count += 1
+        entry = (self.now + delay, self._count, fn)
+        self._due.append(entry)
+
+        def cancel() -> None:
+            if entry in self._due:
+                self._due.remove(entry)
+
+        return cancel
+
+    def advance(self, seconds: float) -> None:
+        until = self.now + seconds
+        while True:
+            ready = sorted(e for e in self._due if e[0] <= until)
+            if not ready:
+                break
+            when, _, fn = ready[0]
+            self._due.remove(ready[0])
+            self.now = when
+            fn()
+        self.now = until
+
+    @property
+    def pending(self) -> int:
+        return len(self._due)
