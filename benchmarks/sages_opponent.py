@@ -1,7 +1,7 @@
 """Les 7 Sages: the companion's opponent against a random mover, and its time per move at each
 strength; prints Markdown for docs/PERFORMANCE.md.
 
-    .venv/bin/python benchmarks/sages_opponent.py [--matches 100] [--games 10]
+    .venv/bin/python benchmarks/sages_opponent.py [--matches 100] [--games 12] [--ladder 16]
 
 1. ``--matches`` matches to 5 points at the default strength against a uniformly random mover
    (a seeded choice among ``Sages().legal_actions`` for its seat), the companion Red in even
@@ -9,8 +9,10 @@ strength; prints Markdown for docs/PERFORMANCE.md.
    the wins, the match lengths and the companion's time per move.
 2. The time per move at each strength on the positions of ``--games`` matches of the default
    strength against itself, each from its own opening of 6 random plies, to 3 points, at most
-   200 moves: the busy positions a real opponent makes, slower than those against a random
-   mover. The slowest positions are the worst cases measured.
+   200 moves a round: the busy positions a real opponent makes, slower than those against a
+   random mover. The slowest positions are the worst cases measured.
+3. With ``--ladder N``: N matches of each strength against the one below (openings as in 2,
+   each side Red in half of them, at most 300 moves a match).
 
 Times are the process's CPU time (``time.process_time``), so that other jobs on the machine do
 not inflate them; on an idle machine the wall clock agrees (both are printed for part 1). A
@@ -35,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.games.sages import MoveSage, Sages, SagesState, Side, Square  # noqa: E402
 from companion.games.sages.moves import Move, legal_moves, scored  # noqa: E402
-from companion.games.sages.opponent import LEVELS, choose  # noqa: E402
+from companion.games.sages.opponent import LEVELS, Level, choose  # noqa: E402
 from companion.games.sages.state import DEFAULT_STRENGTH  # noqa: E402
 
 MOVE_CAP = 2000
@@ -83,17 +85,24 @@ def against_random(match: int) -> tuple[bool, int, list[float], list[float]]:
     return won, moves, cpu, wall
 
 
+def opening(number: int) -> SagesState:
+    """A match to 3 points from its own opening: 6 random plies (no goal), which every round
+    starts from."""
+    game, rng = Sages(), random.Random(number)
+    state = game.new({"target": 3}, number)
+    for _ in range(6):
+        side = state.to_move
+        quiet = [m for m in legal_moves(state.position, side) if not scored(m, side)]
+        state, _ = game.apply(state, action(side, rng.choice(quiet)))
+    return dataclasses.replace(state, start=state.position, moves=0)
+
+
 def busy_positions(games: int) -> list[SagesState]:
-    """The positions of ``games`` matches of the default strength against itself."""
+    """The positions of ``games`` matches of the default strength against itself (at most
+    200 moves a round)."""
     game, seen = Sages(), []
     for number in range(games):
-        rng = random.Random(number)
-        state = game.new({"target": 3}, number)
-        for _ in range(6):
-            side = state.to_move
-            quiet = [m for m in legal_moves(state.position, side) if not scored(m, side)]
-            state, _ = game.apply(state, action(side, rng.choice(quiet)))
-        state = dataclasses.replace(state, start=state.position, moves=0)
+        state = opening(number)
         while state.outcome is None and state.moves < 200:
             seen.append(state)
             side = state.to_move
@@ -103,6 +112,41 @@ def busy_positions(games: int) -> list[SagesState]:
     return seen
 
 
+def ladder(strong: int, matches: int) -> tuple[int, int, int, int]:
+    """``strong`` against ``strong - 1``, each Red in half the matches, 300 moves at most:
+    wins and points of each."""
+    game = Sages()
+    wins, points = [0, 0], [0, 0]
+    for number in range(matches):
+        state = opening(number)
+        sides = {Side.RED: strong, Side.BLUE: strong - 1}
+        if number % 2:
+            sides = {Side.RED: strong - 1, Side.BLUE: strong}
+        for _ in range(300):
+            if state.outcome is not None:
+                break
+            side = state.to_move
+            move = choose(state.position, side, sides[side])
+            assert move is not None
+            state, _ = game.apply(state, action(side, move))
+        for side, strength in sides.items():
+            points[strength != strong] += state.points(side)
+            if state.outcome is not None and state.outcome.winner == side.value:
+                wins[strength != strong] += 1
+    return wins[0], wins[1], points[0], points[1]
+
+
+def described(level: Level) -> str:
+    parts = [f"{level.depth} ply" if level.depth == 1 else f"{level.depth} plies"]
+    if level.root_width:
+        parts.append(f"best {level.root_width} root moves searched on")
+    if level.width:
+        parts.append(f"{level.width} at inner nodes")
+    if not level.resolve:
+        parts.append("threats not resolved")
+    return ", ".join(parts)
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds >= 0.01 else f"{seconds * 1000:.1f} ms"
 
@@ -110,7 +154,8 @@ def ms(seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description="The Les 7 Sages opponent: wins and speed.")
     parser.add_argument("--matches", type=int, default=100, help="matches against random")
-    parser.add_argument("--games", type=int, default=10, help="self-play matches for timing")
+    parser.add_argument("--games", type=int, default=12, help="self-play matches for timing")
+    parser.add_argument("--ladder", type=int, default=0, help="matches between strengths")
     args = parser.parse_args()
     print(machine())
     print()
@@ -152,16 +197,24 @@ def main() -> None:
             choose(state.position, state.to_move, strength)
             times.append(time.process_time() - started)
         ordered = sorted(times)
-        search = (
-            f"{level.depth} plies"
-            + (f", {level.root_width} root moves deeper" if level.root_width else "")
-            + (f", {level.width} inner" if level.width else "")
-        )
         print(
-            f"| {strength} | {search} | {ms(statistics.median(ordered))} "
+            f"| {strength} | {described(level)} | {ms(statistics.median(ordered))} "
             f"| {ms(ordered[int(0.95 * (len(ordered) - 1))])} | {ms(ordered[-1])} "
             f"| {ms(ordered[-1] * PI_FACTOR)} |"
         )
+
+    if args.ladder:
+        print()
+        print(f"Each strength against the one below, {args.ladder} matches to 3 points:")
+        print()
+        print("| match | wins | points |")
+        print("|---|---|---|")
+        for strong in sorted(LEVELS)[1:]:
+            won, lost, scored_for, scored_against = ladder(strong, args.ladder)
+            print(
+                f"| {strong} against {strong - 1} | {won} to {lost} "
+                f"| {scored_for} to {scored_against} |"
+            )
 
 
 if __name__ == "__main__":

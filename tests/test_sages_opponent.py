@@ -47,11 +47,6 @@ def goal_for(position: Position, side: Side) -> int:
     return max((scored(m, side) for m in chases(position, side)), default=0)
 
 
-def as_action(side: Side, move: Move) -> MoveSage:
-    fool_to = None if move.fool_to is None else Square(move.fool_to)
-    return MoveSage(side.seat, Square(move.frm), Square(move.to), fool_to)
-
-
 def random_positions(games: int, plies: int) -> list[tuple[Position, Side]]:
     """Positions of random games, each with the side to move."""
     game, out = Sages(), []

@@ -14,14 +14,16 @@ changed and restored in place:
 - a position where the side to move cannot score but the other side could is *resolved*: only
   moves that change a square one goal path reads (or that chase the fool) can parry it, and
   those are tried until one does. A threat nothing parries counts as the goal it will be;
-- one ply from the leaves every move is tried; the root and deeper nodes order their moves by
-  that one-ply value and search only the best few further (``Level``).
+- one ply from the leaves every move is tried (until one reaches the bound of alpha-beta);
+  the root and deeper nodes order their moves by that one-ply value and search only the best
+  few further (``Level``: strength 3 looks 3 plies deep, 8 moves at the root, 4 further in).
 
-**Read sets.** A probe records every square whose occupant it read: the fool's eight lines up
-to the first piece, each chaser's three-in-a-row check, each segment the fool may fly. A move
-that neither leaves nor lands on such a square cannot change the probe's answer, so a child
-position inherits its parent's probes unless the move touches them (or chases the fool). Most
-moves touch neither, which is what makes trying every move one ply from the leaves affordable.
+**Read sets.** A probe records, for each of the eight chase directions, every square whose
+occupant it read: the line from the fool to the first piece, the chaser's three-in-a-row
+check, each segment the fool may fly. A move that neither leaves nor lands on such a square
+cannot change that direction's answer, so a child position keeps its parent's probes except
+for the directions the move touches (a chase, which moves the fool, is probed afresh). That is
+what makes trying every move one ply from the leaves affordable.
 
 **The evaluation** of a position where the side to move cannot score, for that side: the other
 side's goal threats (less once it is known they can be parried), who controls the fool (own
@@ -168,6 +170,9 @@ def _flight_line(square: int, d: int) -> tuple[int, int]:
 
 
 _FLIGHT = [_flight_line(sq, d) for sq in range(_AREA) for d in range(8)]  # [sq * 8 + d]
+_LINE = [line for line, _ in _FLIGHT]
+_RING = [ring for _, ring in _FLIGHT]
+_TURNS = [tuple(turn * 2 for turn in turns) for turns in _REFLECT]  # in a state: (sq*8+d)*2+own
 
 
 def _distance(square: int, code: int) -> int:
@@ -302,31 +307,32 @@ def _goal(cells: list[int], occupied: int, start: int, d: int, code: int) -> tup
     was reflected yet changes where it may stop, not where it may go)."""
     target = 3 - code
     read, best = 0, 0
-    seen = {(start * 8 + d) * 2 + 1}
-    stack = [(start, d, 1)]
+    first = (start * 8 + d) * 2 + 1
+    seen = {first}
+    stack = [first]
     while stack:
-        square, heading, own = stack.pop()
-        line, ring = _FLIGHT[square * 8 + heading]
+        state = stack.pop()
+        index = state >> 1
+        line = _LINE[index]
         hits = occupied & line
         if hits:
-            if _UP[heading]:
+            if _UP[index & 7]:
                 low = hits & -hits
                 hit = low.bit_length() - 1
                 read |= line & ((low << 1) - 1)
             else:
                 hit = hits.bit_length() - 1
                 read |= line & -_BIT[hit]
-            at = hit - _DELTA[heading]
-            mine = 1 if cells[hit] == code else 0
-            for turn in _REFLECT[heading]:
-                state = (at * 8 + turn) * 2 + mine
+            base = (hit - _DELTA[index & 7]) * 16 + (cells[hit] == code)
+            for turn in _TURNS[index & 7]:
+                state = base + turn
                 if state not in seen:
                     seen.add(state)
-                    stack.append((at, turn, mine))
+                    stack.append(state)
             continue
         read |= line
-        if _CITE[ring] == target:
-            if own:
+        if _CITE[_RING[index]] == target:
+            if state & 1:
                 return 2, read
             best = 1
     return best, read
@@ -538,12 +544,12 @@ class _Search:
         other = 3 - code
         value = 0
         if theirs.points:
-            weight = 80 if parried else 250 if theirs.scorers == 1 else 600
+            weight = 40 if parried else 120 if theirs.scorers == 1 else 300
             value -= weight * theirs.points
         value += 60 * (mine.chasers - theirs.chasers)
-        value += 40 * (_FOOL_DISTANCE[code][self.fool] - _FOOL_DISTANCE[other][self.fool])
+        value += 6 * (_FOOL_DISTANCE[code][self.fool] - _FOOL_DISTANCE[other][self.fool])
         cells = self.cells
-        value += 80 * (
+        value += 25 * (
             any(cells[sq] == code for sq in _CITES[code])
             - any(cells[sq] == other for sq in _CITES[other])
         )
@@ -553,32 +559,56 @@ class _Search:
         self, code: int, depth: int, mine: Probe, theirs: Probe, moves: Iterable[Key]
     ) -> list[tuple[int, Key, Probe, Probe]]:
         """Each move of ``code`` with its one-ply value and the probes after it (the mover's
-        and the other side's), best first. A goal conceded costs its points, and a little more
-        the sooner it comes (``depth``: the plies left to search)."""
+        and the other side's), best first."""
+        out = [(*self.one_ply(code, depth, mine, theirs, move), move) for move in moves]
+        out.sort(key=lambda c: (-c[0], _tiebreak(self.seed, c[3])))
+        return [(value, move, threat, answer) for value, threat, answer, move in out]
+
+    def one_ply(
+        self, code: int, depth: int, mine: Probe, theirs: Probe, move: Key
+    ) -> tuple[int, Probe, Probe]:
+        """The value of ``move`` for ``code`` one ply deep, and the probes after it (the
+        mover's and the other side's). A goal conceded costs its points, and a little more the
+        sooner it comes (``depth``: the plies left to search)."""
         other = 3 - code
-        out = []
-        for move in moves:
-            frm, to, end = move
-            touched = _BIT[frm] | _BIT[to]
-            fool = self.play(code, move)
-            chase = end >= 0
-            answer = self.probe(other) if chase else self.reprobe(other, theirs, touched)
-            if answer.points:
-                value = -_WIN * answer.points - depth
-                threat = mine
-            else:
-                threat = self.probe(code) if chase else self.reprobe(code, mine, touched)
-                value = -self.static(other, answer, threat)
-                if threat.points and self.level.resolve:
-                    kept = self.parry(other, threat)
-                    if kept:
-                        value = _WIN * kept + depth - 2
-                    else:
-                        value = -self.static(other, answer, threat, parried=True)
-            self.undo(code, move, fool)
-            out.append((value, move, threat, answer))
-        out.sort(key=lambda c: (-c[0], _tiebreak(self.seed, c[1])))
-        return out
+        frm, to, end = move
+        touched = _BIT[frm] | _BIT[to]
+        fool = self.play(code, move)
+        chase = end >= 0
+        answer = self.probe(other) if chase else self.reprobe(other, theirs, touched)
+        if answer.points:
+            value = -_WIN * answer.points - depth
+            threat = mine
+        else:
+            threat = self.probe(code) if chase else self.reprobe(code, mine, touched)
+            value = -self.static(other, answer, threat)
+            if threat.points and self.level.resolve:
+                kept = self.parry(other, threat)
+                if kept:
+                    value = _WIN * kept + depth - 2
+                else:
+                    value = -self.static(other, answer, threat, parried=True)
+        self.undo(code, move, fool)
+        return value, threat, answer
+
+    def frontier(self, code: int, alpha: int, beta: int, mine: Probe, theirs: Probe) -> int:
+        """A node one ply from the leaves: the best one-ply value of ``code``'s moves, or the
+        first found at ``beta`` or more (the other side will not allow this node). The moves
+        that touch no probe (they all keep the position's threats) are cheap: first."""
+        moves = self.moves(code)
+        if not moves:
+            return self.static(code, mine, theirs)  # it passes: near enough
+        read = mine.read | theirs.read
+        quiet = [m for m in moves if m[2] < 0 and not read & (_BIT[m[0]] | _BIT[m[1]])]
+        busy = [m for m in moves if m[2] >= 0 or read & (_BIT[m[0]] | _BIT[m[1]])]
+        best = -10 * _WIN
+        for move in quiet + busy:
+            value = self.one_ply(code, 1, mine, theirs, move)[0]
+            if value > best:
+                best = value
+                if best >= beta:
+                    break
+        return best
 
     def parry(self, code: int, threat: Probe) -> int:
         """``code`` to move cannot score and faces ``threat`` (the other side's probe): the
@@ -604,11 +634,11 @@ class _Search:
 
     def node(self, code: int, depth: int, alpha: int, beta: int, mine: Probe, theirs: Probe) -> int:
         """Negamax value for ``code`` to move, which cannot score (``mine.points`` is 0)."""
+        if depth <= 1:
+            return self.frontier(code, alpha, beta, mine, theirs)
         children = self.children(code, depth, mine, theirs, self.moves(code))
         if not children:
             return self.static(code, mine, theirs)  # it passes: near enough
-        if depth <= 1:
-            return children[0][0]
         best = -10 * _WIN
         for one_ply, move, threat, answer in children[: self.level.width]:
             value = self.after(code, move, depth, alpha, beta, one_ply, threat, answer)
