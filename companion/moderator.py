@@ -159,7 +159,10 @@ def _sages_rules() -> GameRules:
 
     def timed(state: Any) -> Timed | None:
         awaited = hourglass(state)
-        return None if awaited is None else Timed(awaited[1].seat, *awaited)
+        if awaited is None:
+            return None
+        seconds, expire = awaited
+        return Timed(expire.seat, seconds, expire)
 
     page = _page_game_rules(sages_narration.lines, Sages().opening_events)
     return dataclasses.replace(page, companion_move=opponent.companion_move, timed_move=timed)

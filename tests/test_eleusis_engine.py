@@ -9,6 +9,7 @@ language: ``card is red`` and ``card.colour != prev.colour`` are enough for most
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from collections import Counter
@@ -47,8 +48,11 @@ from companion.games.eleusis import (
     Uphold,
 )
 from companion.games.eleusis.state import sort_cards
+from tests import engine_steps as steps
 
 GAME = Eleusis()
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
 SEED = 11
 RED = "card is red"
 ALTERNATE = "card.colour != prev.colour"
@@ -74,20 +78,10 @@ def apply(state: EleusisState, *actions: Action) -> tuple[EleusisState, list[Eve
     return state, events
 
 
-def kinds(events: Sequence[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
 def event(events: Sequence[Event], kind: str) -> Event:
     found = [e for e in events if e.kind == kind]
     assert len(found) == 1, f"{kind}: {kinds(events)}"
     return found[0]
-
-
-def refused(state: EleusisState, action: Action) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    return caught.value
 
 
 def table(rule: str = RED, players: int = 4, starter: str = "5H", **options: Any) -> EleusisState:

@@ -4,6 +4,7 @@ the rule; never a hand, never the rule before the end."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from companion.games.eleusis import (
 )
 from companion.narration.catalog import LANGUAGES, Catalog, eleusis_card_words
 from companion.narration.eleusis import cards_words, lines
+from tests import engine_steps as steps
 
 NAMES = ("Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo")
 MODES = [(god, cards) for god in ("companion", "human") for cards in ("digital", "physical")]
@@ -57,6 +59,8 @@ SPOKEN = {
     "game_over",
 }
 
+play = functools.partial(steps.play, GAME)
+
 
 def say(lang: str, event: Event) -> list[str]:
     return lines(Catalog(lang, NAMES), event)
@@ -72,14 +76,6 @@ def random_game(god: str, cards: str, seed: int) -> Iterator[Event]:
             return
         state, events = GAME.apply(state, choose(rng, state))
         yield from events
-
-
-def play(state: EleusisState, *actions: Action) -> tuple[EleusisState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events += more
-    return state, events
 
 
 def heard(lang: str, events: list[Event]) -> list[str]:

@@ -7,13 +7,13 @@ clockwise on screen (image coordinates, y down), the rest of the cup's dice in a
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 import pytest
 
 from companion.game import (
-    Action,
     AudienceKind,
     Event,
     IllegalAction,
@@ -41,8 +41,13 @@ from companion.games.oraklos.state import (
     Termination,
     ThrowDice,
 )
+from tests import engine_steps as steps
 
 GAME = Oraklos()
+play = functools.partial(steps.play, GAME)
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
+only = steps.only
 SEED = 11
 R, Y, B, K = Color.RED, Color.YELLOW, Color.BLUE, Color.BLACK
 
@@ -62,33 +67,6 @@ RYBK = canonical("RYBK")  # red, yellow, blue, black clockwise: "BKRY"
 
 def new_game(players: int = 2, mode: str = "standard", **more: object) -> OraklosState:
     return GAME.new({"players": players, "mode": mode, **more}, seed=SEED)
-
-
-def play(state: OraklosState, *actions: Action) -> tuple[OraklosState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
-
-
-def refused(state: OraklosState, action: Action) -> IllegalAction:
-    """Apply an action the rules refuse; check the state is untouched and return the refusal."""
-    snapshot = dataclasses.replace(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert state == snapshot
-    return caught.value
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
-def only(events: Iterable[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, kinds(events)
-    return found[0]
 
 
 def square(colors: Sequence[Color], holes: Sequence[bool] = (False,) * 4) -> list[Die]:

@@ -11,6 +11,7 @@ driven by those frames.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import random
 from collections.abc import Iterable, Iterator, Sequence
@@ -44,11 +45,16 @@ from companion.moderator import NoGame, Table
 from companion.narration import Catalog
 from companion.seat_input import Button, Press
 from companion.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tessons_of
+from tests import engine_steps as steps
 from vision.readings import TessonReading
 from vision.sources import CameraUnavailable, FrameSource
 from vision.synthetic import BLACK_TESSON, WHITE_TESSON, Scene, tesson_scene
 
 GAME = Ostrakon()
+play = functools.partial(steps.play, GAME)
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
+only = steps.only
 SEED = 7
 W, B = True, False
 NAMES = ("Calippos", "Malia", "Nausicaa", "Doreminos", "Thalia", "Lysias", "Phryne")
@@ -79,34 +85,10 @@ def situate(
     return dataclasses.replace(state, path=path, sun=sun, day_rule=rule)
 
 
-def play(state: OstrakonState, *actions: Action) -> tuple[OstrakonState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
-
-
 def shown(text: str, seats: Iterable[int] | None = None) -> Revealed:
     """``Revealed`` for ``seats`` (default: all, in order), W white, B black, letter by letter."""
     chosen = list(range(len(text))) if seats is None else list(seats)
     return Revealed(tuple(Tesson(s, text[i] == "W") for i, s in enumerate(chosen)))
-
-
-def refused(state: OstrakonState, action: Action, code: str) -> None:
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert caught.value.code == code, caught.value
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
-def only(events: Iterable[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, kinds(events)
-    return found[0]
 
 
 def result(events: Iterable[Event]) -> Any:

@@ -9,6 +9,7 @@ a black tesson and seats 5 to 7 a white one.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -40,8 +41,13 @@ from companion.games.ostrakon import (
     Vote,
     default_subjects,
 )
+from tests import engine_steps as steps
 
 GAME = Ostrakon()
+play = functools.partial(steps.play, GAME)
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
+only = steps.only
 SEED = 7
 W, B = True, False
 
@@ -78,14 +84,6 @@ def situate(
     )
 
 
-def play(state: OstrakonState, *actions: Action) -> tuple[OstrakonState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
-
-
 def tessons(text: str) -> list[Vote]:
     """One vote per seat, in seat order: W is white, B is black."""
     return [Vote(seat, letter == "W") for seat, letter in enumerate(text)]
@@ -95,23 +93,6 @@ def question(state: OstrakonState, text: str) -> tuple[OstrakonState, list[Event
     """The asker puts the question, then everyone votes as ``text`` says, in seat order."""
     assert state.asker is not None
     return play(state, Ask(state.asker), *tessons(text))
-
-
-def refused(state: OstrakonState, action: Action, code: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert caught.value.code == code, caught.value
-    return caught.value
-
-
-def only(events: Iterable[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, [e.kind for e in events]
-    return found[0]
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def public(events: Iterable[Event]) -> list[dict[str, object]]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 from collections.abc import Sequence
 
 import pytest
 from resistance_play import choose
 
-from companion.game import Action, AudienceKind, Event, IllegalAction
+from companion.game import AudienceKind, Event, IllegalAction
 from companion.games.resistance import (
     Card,
     CastVote,
@@ -28,8 +29,10 @@ from companion.games.resistance.state import EstablishConfidence, HandPlot, Open
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.seat_input import Button, Press
+from tests import engine_steps as steps
 
 GAME = Resistance()
+play = functools.partial(steps.play, GAME)
 PRINTED_CYLONS = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
 
 
@@ -60,14 +63,6 @@ def digital(players: int = 5, seed: int = 7, **more: object) -> ResistanceState:
     if state.phase is Phase.NIGHT:
         state, _ = GAME.apply(state, EndNight())
     return state
-
-
-def play(state: ResistanceState, *actions: Action) -> tuple[ResistanceState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
 
 
 def sides(state: ResistanceState) -> tuple[Side, ...]:

@@ -6,7 +6,7 @@ the deck in that order), so that each scenario is the one its name says.
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -37,8 +37,13 @@ from companion.games.resistance.state import (
 )
 from companion.narration import resistance as narration
 from companion.narration.catalog import Catalog
+from tests import engine_steps as steps
 
 GAME = Resistance()
+play = functools.partial(steps.play, GAME)
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
+only = steps.only
 
 SL = PlotCard.STRONG_LEADER
 CE = PlotCard.KEEPING_A_CLOSE_EYE
@@ -98,22 +103,6 @@ def plot_game(
     return state
 
 
-def play(state: ResistanceState, *actions: Action) -> tuple[ResistanceState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
-
-
-def refused(state: ResistanceState, action: Action) -> IllegalAction:
-    snapshot = dataclasses.replace(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert state == snapshot
-    return caught.value
-
-
 def hand(state: ResistanceState, *to_seats: int) -> tuple[ResistanceState, list[Event]]:
     """The Commandant hands the first card left to each seat in turn."""
     return play(state, *(HandPlot(state.commander, 0, to) for to in to_seats))
@@ -167,17 +156,8 @@ def succeed(state: ResistanceState) -> tuple[ResistanceState, list[Event]]:
     return play(state, *(PlayMissionCard(s, Card.SUCCESS) for s in state.squad))
 
 
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
 def public(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.audience.kind is AudienceKind.EVERYONE]
-
-
-def only(events: Iterable[Event], kind: str) -> Event:
-    (event,) = [e for e in events if e.kind == kind]
-    return event
 
 
 def turn(state: ResistanceState) -> int:

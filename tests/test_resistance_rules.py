@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 from collections.abc import Iterable
 
 import pytest
@@ -21,8 +21,12 @@ from companion.games.resistance import (
     Termination,
 )
 from companion.games.resistance.tables import CYLONS
+from tests import engine_steps as steps
 
 GAME = Resistance()
+play = functools.partial(steps.play, GAME)
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
 
 # The printed tables, copied from RULES.md §1 rather than imported, so that they check the code.
 PRINTED_SQUAD_SIZES = {
@@ -49,23 +53,6 @@ def new_game(players: int = 5, **more: object) -> ResistanceState:
     if state.phase is Phase.NIGHT:
         state, _ = GAME.apply(state, EndNight())
     return state
-
-
-def play(state: ResistanceState, *actions: Action) -> tuple[ResistanceState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
-
-
-def refused(state: ResistanceState, action: Action) -> IllegalAction:
-    """Apply an action the rules refuse; check the state is untouched and return the refusal."""
-    snapshot = dataclasses.replace(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert state == snapshot
-    return caught.value
 
 
 def size_now(state: ResistanceState, mission: int | None = None) -> int:
@@ -122,10 +109,6 @@ def fails_to_fail(players: int, number: int) -> int:
 
 def public(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.audience.kind is AudienceKind.EVERYONE]
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
 
 
 def recorded(

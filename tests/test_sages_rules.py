@@ -9,14 +9,14 @@ text describes it.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
+import functools
 import random
 from collections.abc import Iterable, Iterator
 
 import pytest
 
-from companion.game import Action, Event, IllegalAction
+from companion.game import IllegalAction
 from companion.games.sages import (
     MoveSage,
     Phase,
@@ -41,8 +41,13 @@ from companion.games.sages.moves import (
     scored,
 )
 from companion.games.sages.state import STANDARD_BLUE, STANDARD_RED, standard_start
+from tests import engine_steps as steps
 
 GAME = Sages()
+play = functools.partial(steps.play, GAME)
+refused = functools.partial(steps.refused, GAME)
+kinds = steps.kinds
+only = steps.only
 RED, BLUE = Side.RED, Side.BLUE
 
 
@@ -111,33 +116,6 @@ def move(side: Side, sage: str, to: str, fool_to: str | None = None) -> MoveSage
         Square(parse(to)),
         None if fool_to is None else Square(parse(fool_to)),
     )
-
-
-def play(state: SagesState, *actions: Action) -> tuple[SagesState, list[Event]]:
-    events: list[Event] = []
-    for action in actions:
-        state, more = GAME.apply(state, action)
-        events.extend(more)
-    return state, events
-
-
-def refused(state: SagesState, action: Action) -> IllegalAction:
-    """Apply an action the rules refuse; check the state is untouched and return the refusal."""
-    snapshot = copy.deepcopy(state)
-    with pytest.raises(IllegalAction) as caught:
-        GAME.apply(state, action)
-    assert state == snapshot
-    return caught.value
-
-
-def kinds(events: Iterable[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
-def only(events: Iterable[Event], kind: str) -> Event:
-    found = [e for e in events if e.kind == kind]
-    assert len(found) == 1, kinds(events)
-    return found[0]
 
 
 # -- the board ------------------------------------------------------------------------------------

@@ -18,6 +18,10 @@ changed and restored in place:
   the root and deeper nodes order their moves by that one-ply value and search only the best
   few further (``Level``: strength 3 looks 3 plies deep, 8 moves at the root, 4 further in).
 
+The search keeps its own copy of the move rules on that board, because the engine's immutable
+positions are far too slow to make and unmake thousands of times per move;
+``tests/test_sages_opponent.py`` checks it finds exactly the engine's moves and goals.
+
 **Read sets.** A probe records, for each of the eight chase directions, every square whose
 occupant it read: the line from the fool to the first piece, the chaser's three-in-a-row
 check, each segment the fool may fly. A move that neither leaves nor lands on such a square
