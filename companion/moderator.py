@@ -30,11 +30,12 @@ from companion.game import (
 )
 from companion.games import game_for
 from companion.games.resistance import controls as resistance_controls
+from companion.games.sand import PauseHourglass, ResumeHourglass
 from companion.journal import GameEntry, Journal, JournalError
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
-from companion.seat_input import Press
+from companion.seat_input import Interpretation, Press, ignored
 from companion.seats_online import SeatLinks, actor
 from companion.timers import Cancel, call_later, in_background
 
@@ -61,11 +62,29 @@ class Lights(Protocol):
 
 @dataclass(frozen=True)
 class Timed:
-    """A move awaited under the hourglass: ``seat`` has ``seconds``; then ``expire`` is sent."""
+    """A move awaited under the hourglass: ``seat`` has ``seconds``; then ``expire`` is sent.
+
+    ``key`` names the countdown: after a change that leaves the same key (a score written while
+    a turn runs), the sand runs on; None restarts it after every change (a move per turn)."""
 
     seat: int
-    seconds: int
+    seconds: float
     expire: Action
+    key: object = None
+
+
+@dataclass
+class _Sand:
+    """The countdown running now: its game, what it awaits, when it ends (wall clock), and how
+    to stop its timers."""
+
+    game_id: int
+    timed: Timed
+    ends_at: float
+    cancels: list[Cancel]
+
+    def view(self) -> JSON:
+        return {"seat": self.timed.seat, "seconds": self.timed.seconds, "ends_at": self.ends_at}
 
 
 @dataclass(frozen=True)
@@ -106,10 +125,8 @@ def _resistance_rules() -> GameRules:
     )
 
 
-def _buttons_unused(state: Any, pending: Any, press: Press) -> Any:
-    return resistance_controls.Interpretation(
-        pending, None, (resistance_controls.ignored(press.seat, "buttons_unused"),)
-    )
+def _buttons_unused(state: Any, pending: Any, press: Press) -> Interpretation[Any]:
+    return Interpretation(pending, None, (ignored(press.seat, "buttons_unused"),))
 
 
 def _page_game_rules(
@@ -168,6 +185,32 @@ def _sages_rules() -> GameRules:
     return dataclasses.replace(page, companion_move=opponent.companion_move, timed_move=timed)
 
 
+def _night_rules() -> GameRules:
+    """Game night: the tools are used on the pages; A on any seat passes the turn timer's
+    turn, which runs on the moderator's hourglass like Les 7 Sages' moves."""
+    from companion.games.night import Night, timed
+    from companion.games.night.controls import interpret
+    from companion.narration import night as night_narration
+
+    def turn(state: Any) -> Timed | None:
+        running = timed(state)
+        if running is None:
+            return None
+        run, seconds, expire = running
+        return Timed(expire.seat, seconds, expire, key=run)
+
+    return GameRules(
+        interpret=interpret,
+        blank_input=None,
+        lines=night_narration.lines,
+        opening_script=None,
+        in_opening=lambda state: False,
+        end_opening=None,
+        introduce=Night().opening_events,
+        timed_move=turn,
+    )
+
+
 def _ostrakon_rules() -> GameRules:
     """Ostrakon is played with the seat buttons (or real tessons read by the camera); there is
     no eyes-closed phase: the game opens with the setup and the first question."""
@@ -193,6 +236,7 @@ RULES: dict[str, Callable[[], GameRules]] = {
     "ostrakon": _ostrakon_rules,
     "eleusis": _eleusis_rules,
     "sages": _sages_rules,
+    "night": _night_rules,
 }
 
 
@@ -271,8 +315,7 @@ class Table:
         self._message: str | None = None
         self._picture: JSON | None = None
         self._listeners: list[Callable[[JSON], None]] = []
-        self._timers: list[Cancel] = []
-        self._hourglass: JSON | None = None
+        self._sand: _Sand | None = None
         self.seat_links = SeatLinks(self.journal)
 
     # -- starting and resuming ----------------------------------------------------------------
@@ -302,7 +345,11 @@ class Table:
             self._message = None
             self._picture = None
             started = catalog.text(
-                "general.game_started", game=catalog.text(f"games.{title}"), players=players
+                f"general.started_{title}"
+                if catalog.has(f"general.started_{title}")
+                else "general.game_started",
+                game=catalog.text(f"games.{title}"),
+                players=players,
             )
             running = _Running(entry, game, RULES[title](), state, catalog)
             self._take_over(running, started, introduce=True)
@@ -462,37 +509,66 @@ class Table:
     # -- the companion's own moves and the hourglass ---------------------------------------------
 
     def _await_move(self) -> None:
-        """After each change: restart the hourglass on the move now awaited, if the game has one,
-        and let the companion think if the move is its own. Both act only if nothing changed in
-        the meantime (same game, same version)."""
+        """After each change: run the hourglass on the move now awaited, if the game has one (a
+        new countdown unless the game says the same one runs on), and let the companion think
+        if the move is its own. What they send is submitted only if still awaited then."""
         running = self._running
         assert running is not None
-        for cancel in self._timers:
-            cancel()
-        self._timers = []
-        self._hourglass = None
-        if running.game.outcome(running.state) is not None or running.rules.in_opening(
+        live = running.game.outcome(running.state) is None and not running.rules.in_opening(
             running.state
-        ):
-            return
-        still = functools.partial(self._unchanged, running.entry.id, running.version)
-        timed = running.rules.timed_move(running.state)
-        if timed is not None:
-            self._hourglass = {
-                "seat": timed.seat,
-                "seconds": timed.seconds,
-                "ends_at": self.wall_clock() + timed.seconds,
-            }
-            for left in HOURGLASS_WARNINGS:
-                if left < timed.seconds:
-                    warn = functools.partial(self._warn, still, timed.seat, left)
-                    self._timers.append(self.later(timed.seconds - left, warn))
-            expire = functools.partial(self._act_if, still, lambda: timed.expire)
-            self._timers.append(self.later(timed.seconds, expire))
+        )
+        timed = running.rules.timed_move(running.state) if live else None
+        sand = self._sand
+        runs_on = (
+            sand is not None
+            and timed is not None
+            and timed.key is not None
+            and (sand.game_id, sand.timed) == (running.entry.id, timed)
+        )
+        if not runs_on:
+            self._stop_sand()
+            if timed is not None:
+                self._start_sand(running.entry.id, timed)
         think = running.rules.companion_move
-        if think is not None:
+        if live and think is not None:
+            still = functools.partial(self._unchanged, running.entry.id, running.version)
             state = running.state
             self.background(functools.partial(self._act_if, still, lambda: think(state)))
+
+    def _start_sand(self, game_id: int, timed: Timed) -> None:
+        sand = _Sand(game_id, timed, self.wall_clock() + timed.seconds, [])
+
+        def still() -> bool:
+            return self._sand is sand
+
+        for left in HOURGLASS_WARNINGS:
+            if left < timed.seconds:
+                warn = functools.partial(self._warn, still, timed.seat, left)
+                sand.cancels.append(self.later(timed.seconds - left, warn))
+        expire = functools.partial(self._act_if, still, lambda: timed.expire)
+        sand.cancels.append(self.later(timed.seconds, expire))
+        self._sand = sand
+
+    def _stop_sand(self) -> None:
+        if self._sand is not None:
+            for cancel in self._sand.cancels:
+                cancel()
+        self._sand = None
+
+    def pause_hourglass(self) -> list[Event]:
+        """Stop the running countdown, journalling the seconds left (the host's pause; see
+        ``companion.games.sand``). Raises IllegalAction when no countdown runs."""
+        with self._lock:
+            self._require()
+            sand = self._sand
+            if sand is None:
+                raise IllegalAction("no_hourglass_running")
+            left = min(sand.timed.seconds, max(0.1, sand.ends_at - self.wall_clock()))
+            return self.submit(PauseHourglass(round(left, 1)))
+
+    def resume_hourglass(self) -> list[Event]:
+        """Run the paused countdown on from the seconds it had left."""
+        return self.submit(ResumeHourglass())
 
     def _unchanged(self, game_id: int, version: int) -> bool:
         running = self._running
@@ -576,7 +652,7 @@ class Table:
                 self._narration,
                 self._message,
                 picture=self._picture,
-                hourglass=self._hourglass,
+                hourglass=None if self._sand is None else self._sand.view(),
             )
 
     # -- seats on phones ----------------------------------------------------------------------

@@ -24,9 +24,14 @@ class Companion:
     simulated: bool
     throws: Any = None
     tessons: Any = None
+    dice: Any = None  # companion.pip_dice.DiceDesk: game night's dice reader
     lock: Any = None  # web.auth.HostLock: the host PIN and the session cookies' key
 
     def close(self) -> None:
+        if self.dice is not None:
+            self.dice.close()
+            if self.dice.generated is not None:
+                self.dice.camera.close()
         if self.tessons is not None:
             self.tessons.close()
         if self.throws is not None:
@@ -83,6 +88,7 @@ def build(config: Config, speech: Any = None) -> Companion:
     table.subscribe(broadcaster.publish)
     throws = open_throws(config, table, simulated)
     tessons = open_tessons(config, table, throws)
+    dice = open_dice(config, table, throws)
     lock = HostLock.from_config(config.host_pin, config.data_dir, config.secure_cookies)
     app = create_app(
         table,
@@ -92,6 +98,7 @@ def build(config: Config, speech: Any = None) -> Companion:
         throws=throws,
         tessons=tessons,
         lock=lock,
+        dice=dice,
     )
     table.resume()
     if lock.generated:
@@ -99,7 +106,7 @@ def build(config: Config, speech: Any = None) -> Companion:
         # (the page, the snapshot) and never into the journal. The console shows it too (cli).
         catalog = Catalog(config.language)
         narrator.say(catalog.text("general.host_pin", digits=spoken_digits(lock.pin)), catalog.lang)
-    return Companion(config, table, app, narrator, buttons, simulated, throws, tessons, lock)
+    return Companion(config, table, app, narrator, buttons, simulated, throws, tessons, dice, lock)
 
 
 def open_throws(config: Config, table: Table, simulated: bool) -> Any:
@@ -153,3 +160,17 @@ def open_tessons(config: Config, table: Table, throws: Any) -> Any:
         except BadSeatMap as exc:
             log.warning("seat zones not used (shared evenly instead): %s", exc)
     return TessonDesk(table, source, seat_map)
+
+
+def open_dice(config: Config, table: Table, throws: Any) -> Any:
+    """Game night's reader of ordinary dice, on the camera the Oraklos dice use (one camera,
+    one lock round its frames: the two never read at once, a table plays one game). In
+    simulation the generated camera shows pip dice instead of Oraklos cubes."""
+    from companion.pip_dice import DiceDesk
+    from vision.throws import GeneratedPipSource, GeneratedThrowSource, ThrowCamera
+
+    camera = getattr(throws, "camera", None)
+    if camera is not None and isinstance(camera.source, GeneratedThrowSource):
+        generated = GeneratedPipSource(0, (config.camera.width, config.camera.height))
+        return DiceDesk(table, ThrowCamera(generated, None), generated=generated)
+    return DiceDesk(table, camera)

@@ -28,6 +28,7 @@ from serving import PIN, host_client
 from companion.config import CameraConfig, Config
 from companion.games import game_for
 from companion.wiring import Companion, build
+from tests.timing import ManualClock
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
 # A running game to fuzz: its title, options and number of players. Eleusis twice: the companion
@@ -42,6 +43,7 @@ SETUPS: dict[str, tuple[str, dict[str, Any], int]] = {
         {"players": 5, "god": "human", "god_seat": 1, "cards": "physical"},
         5,
     ),
+    "night": ("night", {"players": 4, "turn_seconds": 30}, 4),
 }
 TITLES = sorted({title for title, _, _ in SETUPS.values()})
 OPTION_NAMES = [  # every game's options, and one no game has
@@ -58,6 +60,9 @@ JSON_ENDPOINTS = [
     "/api/press",
     "/api/throw/read",
     "/api/tessons/read",
+    "/api/dice/read",
+    "/api/hourglass/pause",
+    "/api/hourglass/resume",
     "/api/eleusis/check",
 ]
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
@@ -96,6 +101,7 @@ class Rig:
             pauses=dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_close"), 0.0),
         )
         self.companion: Companion = build(config, speech=Quiet())
+        self.companion.table.later = ManualClock().call_later  # no sand runs out mid-request
         self.client = host_client(self.companion.app, PIN)
         self.game_id: int | None = None
         self.kinds = sorted(game_for(self.title).actions)
@@ -162,6 +168,17 @@ DIE = st.fixed_dictionaries(
         "hole": st.booleans() | VALUES,
     }
 )
+PIP_DIE = st.fixed_dictionaries(  # game night's ordinary die: its value, and where it lies
+    {"value": st.integers(0, 7) | VALUES},
+    optional={
+        "x": NUMBERS,
+        "y": NUMBERS,
+        "size": NUMBERS,
+        "angle": NUMBERS,
+        "confidence": NUMBERS,
+        "color": st.sampled_from(["red", "white", "other", "pink"]) | VALUES,
+    },
+)
 TESSON = st.fixed_dictionaries({"seat": NUMBERS | VALUES, "white": st.booleans() | VALUES})
 CARD = st.builds(  # an Eleusis card: its rank and suit, "QH", "10S"; or nearly one
     "{}{}".format,
@@ -193,12 +210,16 @@ def typed(hint: Any) -> st.SearchStrategy[Any]:
         return st.booleans() | VALUES
     if hint is int:
         return st.integers(-2, 12) | st.integers(-2, 12) | NUMBERS | VALUES
+    if hint is float:
+        return st.floats(-5, 100) | NUMBERS | VALUES
     if hint is str:
         return st.sampled_from(["RYBK", "RRYY", "KKBB", "rybk", "R", ""]) | VALUES
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
         return st.sampled_from([m.value for m in hint]) | VALUES
     if getattr(hint, "__name__", "") == "Die":
         return DIE | VALUES
+    if getattr(hint, "__name__", "") == "PipDie":
+        return PIP_DIE | VALUES
     if getattr(hint, "__name__", "") == "Tesson":
         return TESSON | VALUES
     if getattr(hint, "__name__", "") == "Card":
@@ -335,6 +356,17 @@ SAGES_SPOILED = st.builds(
 )
 
 
+NIGHT_PLAUSIBLE = st.fixed_dictionaries(
+    {},
+    optional={
+        "players": st.integers(0, 21) | VALUES,
+        "turn_seconds": st.integers(0, 4000) | VALUES,
+        "low_wins": st.booleans() | VALUES,
+        "by_color": st.booleans() | VALUES,
+    },
+)
+
+
 def games(rig: Rig) -> st.SearchStrategy[Any]:
     """New games: of each kind with its own options (valid or not), or anything; Eleusis and
     Les 7 Sages also with many of their own options at once, plausible or with one of them
@@ -377,9 +409,10 @@ def games(rig: Rig) -> st.SearchStrategy[Any]:
         )
     )
     per_game = game(st.sampled_from([*TITLES, "sages", "chess"]) | VALUES, any_options)
+    night = game(st.just("night"), NIGHT_PLAUSIBLE | any_options)
     eleusis = game(st.just("eleusis"), ELEUSIS_PLAUSIBLE | ELEUSIS_SPOILED | any_options)
     sages = game(st.just("sages"), SAGES_PLAUSIBLE | SAGES_SPOILED | any_options)
-    return st.one_of(per_game, eleusis, sages, VALUES)
+    return st.one_of(per_game, eleusis, sages, night, VALUES)
 
 
 PRESSES = (
@@ -394,6 +427,9 @@ BODIES: dict[str, Callable[[Rig], st.SearchStrategy[Any]]] = {
     "/api/press": lambda rig: PRESSES,
     "/api/throw/read": lambda rig: VALUES,
     "/api/tessons/read": lambda rig: VALUES,
+    "/api/dice/read": lambda rig: VALUES,
+    "/api/hourglass/pause": lambda rig: VALUES,
+    "/api/hourglass/resume": lambda rig: VALUES,
     "/api/eleusis/check": lambda rig: (
         st.fixed_dictionaries(
             {"rule": RULES | VALUES},

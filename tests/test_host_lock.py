@@ -21,8 +21,10 @@ import pytest
 from serving import CSRF_FIELD, CSRF_META, PIN, start_server
 
 from companion.config import CameraConfig, Config
+from companion.games.night import StartTimer
 from companion.games.ostrakon import Ask, VotesLaid
 from companion.wiring import Companion, build
+from tests.timing import ManualClock
 from web.auth import LoginLimiter, same_origin, session_secret, spoken_digits
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
@@ -151,6 +153,21 @@ def ostrakon_laid(companion: Companion) -> None:
     companion.table.submit(VotesLaid())
 
 
+def game_night(companion: Companion) -> None:
+    companion.table.later = ManualClock().call_later  # no sand runs out during a test
+    companion.table.new_game("night", {"players": 3}, NAMES[:3], seed=1)
+
+
+def a_turn_timed(companion: Companion) -> None:
+    game_night(companion)
+    companion.table.submit(StartTimer(0, 60))
+
+
+def a_turn_paused(companion: Companion) -> None:
+    a_turn_timed(companion)
+    companion.table.pause_hourglass()
+
+
 HOST_ROUTES = [
     Route("POST", "/api/games", {"game": "ostrakon", "options": {"players": 5}}, resistance),
     Route("POST", "/api/press", {"seat": 0, "button": "A"}, resistance),
@@ -160,6 +177,9 @@ HOST_ROUTES = [
     Route("GET", "/api/record", None, resistance),
     Route("POST", "/api/host/seats/redeal", {}, resistance),  # new links for the phones' seats
     Route("GET", "/api/host/seats", None, resistance),  # the seats' links: each one is a seat
+    Route("POST", "/api/dice/read", {}, game_night),  # the generated camera throws pip dice
+    Route("POST", "/api/hourglass/pause", {}, a_turn_timed),
+    Route("POST", "/api/hourglass/resume", {}, a_turn_paused),
 ]
 POSTS = [r for r in HOST_ROUTES if r.method == "POST"]
 

@@ -33,6 +33,7 @@ import pytest
 import resistance_play
 from serving import CSRF_FIELD, CSRF_META, PIN, ROOT, host_client
 from test_eleusis_games import choose as choose_eleusis
+from test_night_games import choose as choose_night
 from test_oraklos_games import Referee
 from test_oraklos_games import choose as choose_oraklos
 from test_ostrakon_games import choose as choose_ostrakon
@@ -43,6 +44,7 @@ from companion.config import CameraConfig, Config
 from companion.game import Action, IllegalAction
 from companion.seats_online import actor
 from companion.wiring import build
+from tests.timing import ManualClock
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 DIGITAL_PLOT = {"identities": "digital", "plot": True}
@@ -53,11 +55,19 @@ SCENARIOS: dict[str, tuple[str, dict[str, Any], tuple[int, int]]] = {
     "oraklos": ("oraklos", {"mode": "standard"}, (2, 5)),
     "ostrakon": ("ostrakon", {}, (5, 8)),
     "eleusis": ("eleusis", {"level": "easy", "hand_size": 6}, (2, 6)),
-    "les 7 sages": ("sages", {"target": 2}, (2, 2)),
+    "les 7 sages": ("sages", {"target": 2, "hourglass": 60}, (2, 2)),
+    "game night": ("night", {}, (1, 8)),
 }
 WALKS = 5  # walks at random moments of a game; then it is played out and walked once more
 # most moves between two walks
-STRIDE = {"resistance": 12, "oraklos": 60, "ostrakon": 70, "eleusis": 12, "sages": 30}
+STRIDE = {
+    "resistance": 12,
+    "oraklos": 60,
+    "ostrakon": 70,
+    "eleusis": 12,
+    "sages": 30,
+    "night": 20,
+}
 # a moment when seats hold secrets (cards face down, cups filled, tessons laid) and others are
 # yet to play: the walk stops there at least twice
 SECRET_MOMENT = {
@@ -66,6 +76,7 @@ SECRET_MOMENT = {
     "ostrakon": "vote",
     "eleusis": "play",
     "sages": "play",  # nothing is hidden: any moment of play, where the seats move
+    "night": "turns",  # nothing is hidden either: turns timed, where the seats act
 }
 LEDS = (2, 3, 9, 10, 14, 15, 0, 1)  # the pins the buttons leave free: seats 0-7 have an LED
 STATIC = ROOT / "web" / "static"
@@ -107,12 +118,14 @@ class Rig:
         )
         self.companion = build(config, speech=Quiet())
         self.table = self.companion.table
+        self.table.later = ManualClock().call_later  # no sand runs out during a walk
         self.app = self.companion.app
         self.host = host_client(self.app, PIN)
         self.static = sorted(p.name for p in STATIC.iterdir() if p.is_file())[0]
         self.referee = Referee()
         self.tokens: dict[int, set[str]] = {}  # every link seen, by game
         self.seat_acts = self.camera_throws = self.secret_walks = self.colon_refusals = 0
+        self.paused_sand = 0
 
     def start(self) -> None:
         """A first game, whose links are then another game's, and the game walked."""
@@ -158,6 +171,8 @@ class Rig:
             elif self.title == "sages":
                 offered = list(game.legal_actions(state, state.to_move.seat))
                 move = pick_sages(self.rng, state, offered)
+            elif self.title == "night":
+                move = choose_night(self.rng, state)
             else:
                 move = choose_ostrakon(self.rng, state)
             try:
@@ -183,7 +198,10 @@ class Rig:
                 return
 
     def phase(self) -> str:
-        return str(self.running.state.phase.value)
+        state = self.running.state
+        if self.title == "night":  # no phases: the turn timer running or not
+            return "turns" if state.timer is not None else "between turns"
+        return str(state.phase.value)
 
     def awaits_throw(self) -> bool:
         return self.title == "oraklos" and self.phase() == "throw"
@@ -349,6 +367,15 @@ def shows_last_throw(rig: Rig, who: Audience, answer: Any) -> None:
         assert answer.status_code == 200 and answer.data == jpeg
 
 
+def shows_last_dice(rig: Rig, who: Audience, answer: Any) -> None:
+    """Game night's dice lie face up too."""
+    jpeg = rig.companion.dice.jpeg
+    if jpeg is None:
+        assert answer.status_code == 404 and set(answer.get_json()) == {"error"}
+    else:
+        assert answer.status_code == 200 and answer.data == jpeg
+
+
 def shows_record(rig: Rig, who: Audience, answer: Any) -> None:
     assert answer.mimetype == "application/x-ndjson"
     text = answer.get_data(as_text=True)
@@ -385,6 +412,9 @@ POST_BODIES: dict[str, Callable[[Rig], dict[str, Any]]] = {
     "/api/press": lambda rig: {"json": {"seat": 0, "button": "A"}},
     "/api/throw/read": lambda rig: {"json": {}},
     "/api/tessons/read": lambda rig: {"json": {}},
+    "/api/dice/read": lambda rig: {"json": {}},
+    "/api/hourglass/pause": lambda rig: {"json": {}},
+    "/api/hourglass/resume": lambda rig: {"json": {}},
     "/api/host/seats/redeal": lambda rig: {"json": {}},
     "/api/seat/<token>/press": lambda rig: {"json": {"button": "A"}},
     "/api/seat/<token>/act": lambda rig: {"json": any_move(rig)},
@@ -459,6 +489,41 @@ def host_reads_the_throw(rig: Rig) -> None:
     else:
         assert not awaited, answer.get_json()
         assert answer.status_code in (400, 409) and rig.mark() == before
+
+
+def host_reads_the_dice(rig: Rig) -> None:
+    """Game night's dice reader takes a throw from the (generated) camera; in another game, or
+    once the evening is over, nothing changes."""
+    before = rig.mark()
+    answer = rig.host.post("/api/dice/read", json={})
+    if answer.status_code == 200:
+        assert rig.title == "night" and rig.running.version == before[2] + 1
+        rig.assert_public(answer.get_json())
+    else:
+        assert answer.status_code in (400, 409) and rig.mark() == before
+        assert rig.title != "night" or rig.over() or "moved" in answer.get_json()["error"]
+
+
+def host_pauses_and_resumes_the_sand(rig: Rig) -> None:
+    """A running countdown (game night's turn, a timed Sages move) is paused then resumed; a
+    paused one resumed then paused again; with none, both are refused and change nothing."""
+
+    def post(what: str) -> Any:
+        return rig.host.post(f"/api/hourglass/{what}", json={})
+
+    running = rig.table.snapshot()["hourglass"] is not None
+    first, then = ("pause", "resume") if running else ("resume", "pause")
+    before = rig.mark()
+    answer = post(first)
+    if answer.status_code == 400:  # no countdown, running or paused
+        assert first == "resume" and rig.mark() == before
+        assert post("pause").status_code == 400 and rig.mark() == before
+        return
+    assert answer.status_code == 200, answer.get_json()
+    assert (rig.table.snapshot()["hourglass"] is not None) != running
+    assert post(then).status_code == 200 and rig.running.version == before[2] + 2
+    assert (rig.table.snapshot()["hourglass"] is not None) == running
+    rig.paused_sand += 1
 
 
 def host_checks_a_rule(rig: Rig) -> None:
@@ -584,6 +649,10 @@ ROUTES: dict[str, Row] = {
     "/api/panel": Row(get=PUBLIC, shows=shows_lit_leds),
     "/api/throw.jpg": Row(get=Access(ALLOWED, ALLOWED, ALLOWED), shows=shows_last_throw),
     "/api/throw/read": Row(post=HOST_POST, accept=host_reads_the_throw),
+    "/api/dice.jpg": Row(get=Access(ALLOWED, ALLOWED, ALLOWED), shows=shows_last_dice),
+    "/api/dice/read": Row(post=HOST_POST, accept=host_reads_the_dice),
+    "/api/hourglass/pause": Row(post=HOST_POST, accept=host_pauses_and_resumes_the_sand),
+    "/api/hourglass/resume": Row(post=HOST_POST, accept=host_pauses_and_resumes_the_sand),
     # no game here lays its tessons for the camera
     "/api/tessons/read": Row(post=HOST_POST, accept=host_is_let_through("/api/tessons/read", {})),
     # a game the companion does not have (one is started for good at the end of the walk)
@@ -737,4 +806,5 @@ def test_anyone_each_seat_and_the_host_see_and_change_only_what_they_may(rig: Ri
     walk(rig)  # the last game's links are another game's now
     assert rig.seat_acts > 0 and rig.secret_walks >= 2
     assert rig.camera_throws > 0 or rig.title != "oraklos"
+    assert rig.paused_sand > 0 or rig.title not in ("sages", "night")
     assert rig.colon_refusals > 0 or rig.options.get("identities") != "digital"

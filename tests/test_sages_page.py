@@ -431,3 +431,24 @@ def test_the_hourglass_counts_down_for_the_player_timed_and_a_refusal_is_shown(
         assert 25 <= left(driver) <= 30
         assert driver.find_element(By.ID, "sg-error").text == ""
         assert_not_reloaded(driver)
+
+    # the host pauses Bea's sand: every page shows the seconds left; resumed, it runs on
+    driver.switch_to.window(host)
+    driver.find_element(By.ID, "sg-sand").click()
+    for window in (host, public):
+        driver.switch_to.window(window)
+        wait(driver, lambda d: "paused" in (d.find_element(By.ID, "sg-hourglass").text), "paused")
+        assert driver.find_element(By.ID, "sg-hourglass").text.startswith(
+            "Hourglass paused: Bea (Blue), "
+        )
+    assert state(server)["hourglass_paused"] and server.state()["hourglass"] is None
+    assert not public_has_sand_button(driver)
+    driver.switch_to.window(host)
+    driver.find_element(By.ID, "sg-sand").click()
+    wait(driver, lambda d: timed(d) == "1", "Bea's sand running again")
+    assert not state(server)["hourglass_paused"]
+
+
+def public_has_sand_button(driver: WebDriver) -> bool:
+    """The pause button is the host's: the public page (the current window) has none."""
+    return bool(driver.find_elements(By.ID, "sg-sand"))

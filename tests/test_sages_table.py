@@ -139,3 +139,50 @@ def test_time_up_without_an_hourglass_is_refused(tmp_path: Path) -> None:
         rig.table.submit(TimeUp(0))
     assert rig.table.explain(refused.value) == "This match has no hourglass."
     assert rig.actions() == []
+
+
+def test_the_host_pauses_the_hourglass_and_it_resumes_with_the_sand_left(tmp_path: Path) -> None:
+    """The same hourglass as game night's turn timer, paused the same way."""
+    rig = Rig(tmp_path)
+    rig.start(hourglass=60)
+    rig.clock.advance(45)
+    rig.table.pause_hourglass()
+    assert rig.voice.said[-1] == "The sand is stopped: Ada has 15 seconds left."
+    assert rig.table.snapshot()["hourglass"] is None
+    rig.clock.advance(300)
+    assert rig.state.to_move.value == "red"
+    rig.table.resume_hourglass()
+    assert rig.table.snapshot()["hourglass"]["seconds"] == 15
+    rig.clock.advance(15)
+    assert rig.state.to_move.value == "blue"
+    assert rig.table.snapshot()["hourglass"]["seconds"] == 60  # the next move has it all
+
+
+def test_a_move_made_while_paused_ends_the_pause(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(hourglass=60)
+    rig.clock.advance(10)
+    rig.table.pause_hourglass()
+    red_opens(rig)
+    assert rig.table.snapshot()["hourglass"] == {"seat": 1, "seconds": 60, "ends_at": 1070.0}
+
+
+def test_a_paused_hourglass_is_paused_still_after_a_restart(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(hourglass=60)
+    rig.clock.advance(20)
+    rig.table.pause_hourglass()
+    rig.journal.close()
+    again = Rig(tmp_path)
+    assert again.table.resume()
+    assert again.table.snapshot()["hourglass"] is None
+    assert again.table.snapshot()["state"]["hourglass_left"] == 40
+    again.journal.close()
+
+
+def test_pausing_a_match_without_an_hourglass_is_refused(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start()
+    with pytest.raises(IllegalAction) as caught:
+        rig.table.pause_hourglass()
+    assert caught.value.code == "no_hourglass_running"

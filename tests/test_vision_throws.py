@@ -315,3 +315,45 @@ def test_generated_is_a_camera_source() -> None:
     source.close()
     with pytest.raises(CameraStopped):
         source.read()
+
+
+# --- one camera, two readers ------------------------------------------------------------------
+
+
+class Recording:
+    """A reader that reports one fixed die and counts the frames it was given."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+
+    def __call__(self, frame: np.ndarray) -> list[DieReading]:
+        self.frames += 1
+        return [DieReading(x=10.0, y=20.0, size=30.0, angle=0.0, confidence=0.9, value=4)]
+
+
+def test_a_reader_given_to_one_call_replaces_the_cameras_own_for_that_call_only() -> None:
+    shot = scene(11)
+    other = Recording()
+    camera = ThrowCamera(Forever(shot.image), None, 3)
+    picture = camera.read_now(reader=other)
+    assert other.frames == 1 and [d.value for d in picture.dice] == [4]
+    assert camera.picture(shot.image, reader=other).dice == picture.dice
+    assert other.frames == 2
+    cubes = camera.read_now()
+    assert other.frames == 2, "the camera's own reader again"
+    assert Counter(d.color for d in cubes.dice) == Counter(d.color for d in shot.dice)
+
+
+def test_a_reader_given_to_the_wait_reads_the_settled_throw() -> None:
+    shot = scene(13)
+    empty = cube_scene(13, colors=[], noise=2.0).image
+    moving = [shifted(shot.image, dx) for dx in (24, 18, 12, 6)]
+    source = Frames([empty] * 3 + moving + [shot.image] * 4)
+    other = Recording()
+    camera = ThrowCamera(source, None, 3)
+    picture = camera.wait_for_throw(threading.Event(), timeout=30, reader=other)
+    assert picture is not None and [d.value for d in picture.dice] == [4]
+    assert other.frames == 1, "only the settled frame is read"
+    still = ThrowCamera(Frames([shot.image]), None, 3, live=False)
+    assert still.wait_for_throw(threading.Event(), reader=other) is not None
+    assert other.frames == 2

@@ -17,6 +17,11 @@ Photo-like backgrounds (``table="photo"``) are crops of the real dice photos in
 ``/work/shared/data/dice-photos`` (BSD 3-Clause, Nell Byler): the grey tray floor, with the
 labelled dice painted out (``cv2.inpaint``), upscaled, so real texture, real light fall-off and
 real JPEG/sensor noise are under the rendered cubes. Without the photos that table is refused.
+
+Ordinary pip dice (``pip_scene``, for game night's simulated camera) are drawn the same way with
+rounded edges and pips in the standard layouts, sized like the dice of those photos relative to
+the frame's short side, so that the pip reader (trained on the photos only) reads them; a scene
+can keep some dice of an earlier one exactly where they lay (re-rolls).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import functools
 import math
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -774,3 +779,287 @@ def tesson_scene(
 def _rotation(degrees: float) -> np.ndarray:
     c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
     return np.array([[c, -s], [s, c]])
+
+
+# ---------------------------------------------------------------------------------------------
+# Ordinary pip dice
+
+PIP_COLORS = ("white", "black", "red", "yellow", "green", "blue")
+"""Body colours of generated pip dice (names of ``vision.die_colors.DIE_COLORS``)."""
+PIP_ALBEDO = {
+    "white": (212, 216, 218),
+    "black": (38, 37, 40),
+    "red": (40, 44, 172),
+    "yellow": (42, 186, 196),
+    "green": (64, 130, 30),
+    "blue": (122, 36, 30),
+}
+PIP_INK = {"white": (34, 33, 36), "yellow": (34, 33, 36)}
+"""Colour of the pips where they are not white."""
+WHITE_PIPS = (226, 229, 231)
+TRAY = (196, 198, 201)
+"""The light grey plastic of a dice tray, as in the real photos."""
+PIP_TABLES = ("tray", *TABLES)
+PIP_LAYOUT = {
+    1: ((0, 0),),
+    2: ((-1, -1), (1, 1)),
+    3: ((-1, -1), (0, 0), (1, 1)),
+    4: ((-1, -1), (1, -1), (-1, 1), (1, 1)),
+    5: ((-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)),
+    6: ((-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)),
+}
+"""Pip centres of each value on the face, in steps of ``PIP_STEP`` sides from its centre."""
+PIP_STEP = 0.24
+PIP_RADIUS = 0.095
+"""Radius of a pip, as a share of the side."""
+PIP_ROUND = 0.2
+"""Radius of the top face's rounded corners, as a share of the side."""
+
+
+@dataclass(frozen=True)
+class PlacedDie:
+    """A pip die lying on the table of a generated scene: centre (mm, table plane), turn of
+    the die (degrees), value on top, colour name and its exact (jittered) BGR albedo, and the
+    quarter turn of the pip layout on the top face (2, 3 and 6 show which)."""
+
+    x: float
+    y: float
+    angle: float
+    value: int
+    color: str
+    albedo: tuple[float, float, float]
+    layout_turn: int = 0
+
+    def square(self, grow: float = 0.0) -> np.ndarray:
+        return _Cube(self.x, self.y, self.angle, self.color, False, self.albedo).square(grow)
+
+
+@dataclass(frozen=True)
+class PipScene(Scene):
+    """A rendered frame of pip dice: ``dice`` are the readings (pixels, value and colour), and
+    ``placed`` the same dice on the table (same order), to keep some of them in a later scene
+    over the same table (``pip_scene(..., keep=...)``)."""
+
+    placed: tuple[PlacedDie, ...] = ()
+
+
+def _pip_camera(rng: np.random.Generator, width: int, height: int, tilt: float) -> Camera:
+    """Dice of 16 mm about 5-6 % of the frame's short side, as in the real photos (what the
+    pip reader's scale assumes)."""
+    if width < 64 or height < 64:
+        raise ValueError("the frame must be at least 64 x 64 pixels")
+    px_per_mm = rng.uniform(2.15, 2.65) * min(width, height) / 720
+    return Camera(width, height, px_per_mm * DISTANCE, DISTANCE, tilt)
+
+
+def _tray_texture(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    """Light grey matt plastic: slow shading and a fine grain."""
+    h, w = shape
+    out = np.empty((h, w, 3), np.float32)
+    out[:] = np.array(TRAY, np.float32) * rng.uniform(0.94, 1.03)
+    grain = cv2.GaussianBlur(rng.normal(0, 1, (h // 2, w // 2)).astype(np.float32), (0, 0), 0.8)
+    grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_LINEAR)
+    out *= (1 + 0.015 * grain + 0.012 * _smooth_noise(rng, (h, w), 400))[..., None]
+    return out
+
+
+def _pip_mix(rng: np.random.Generator, count: int, colors: Sequence[str] | None) -> list[str]:
+    if colors is None:
+        return [PIP_COLORS[int(i)] for i in rng.integers(len(PIP_COLORS), size=count)]
+    unknown = sorted({c for c in colors if c not in PIP_ALBEDO})
+    if unknown:
+        raise ValueError(f"no {', '.join(unknown)} pip dice: colours are {', '.join(PIP_COLORS)}")
+    if len(colors) != count:
+        raise ValueError(f"{len(colors)} colours for {count} dice: give one colour per die")
+    return list(colors)
+
+
+def _pip_albedo(rng: np.random.Generator, color: str) -> tuple[float, float, float]:
+    base = np.array(PIP_ALBEDO[color], dtype=np.float64)
+    out = np.clip(base * rng.uniform(0.92, 1.06) * (1 + rng.normal(0, 0.03, 3)), 0, 255)
+    return (float(out[0]), float(out[1]), float(out[2]))
+
+
+def _place_pips(
+    rng: np.random.Generator,
+    camera: Camera,
+    kept: Sequence[PlacedDie],
+    colors: Sequence[str],
+    values: Sequence[int],
+    touching: bool,
+    margin_px: float,
+) -> list[PlacedDie]:
+    """New dice of these colours and values, at random on the frame's part of the table,
+    clear of each other and of the ``kept`` dice (touching some other die when ``touching``)."""
+    corners = np.array(
+        [
+            [margin_px, margin_px],
+            [camera.width - margin_px, margin_px],
+            [camera.width - margin_px, camera.height - margin_px],
+            [margin_px, camera.height - margin_px],
+        ]
+    )
+    table = camera.to_table(corners)
+    lo, hi = table.min(axis=0), table.max(axis=0)
+    lying: list[PlacedDie] = list(kept)
+    new: list[PlacedDie] = []
+    spacing = 0.0 if touching else SIZE * 0.3
+    for color, value in zip(colors, values, strict=True):
+        for _attempt in range(400):
+            angle = float(rng.uniform(0.0, 90.0))
+            if touching and lying and rng.random() < 0.5:
+                partner = lying[int(rng.integers(len(lying)))]
+                angle = partner.angle if rng.random() < 0.6 else angle
+                normal = math.radians(partner.angle + 90 * int(rng.integers(4)))
+                n = np.array([math.cos(normal), math.sin(normal)])
+                t = np.array([-n[1], n[0]])
+                delta = math.radians(angle - partner.angle)
+                reach = SIZE / 2 * (abs(math.cos(delta)) + abs(math.sin(delta)))
+                centre = (
+                    np.array([partner.x, partner.y])
+                    + n * (SIZE / 2 + reach + rng.uniform(0.0, 0.6))
+                    + t * rng.uniform(-0.5, 0.5) * SIZE
+                )
+                x, y = float(centre[0]), float(centre[1])
+            else:
+                x, y = float(rng.uniform(lo[0], hi[0])), float(rng.uniform(lo[1], hi[1]))
+            die = PlacedDie(
+                x, y, angle, int(value), color, _pip_albedo(rng, color), int(rng.integers(2))
+            )
+            seen = np.vstack(
+                [
+                    camera.project(np.c_[die.square(), np.full(4, SIZE)]),
+                    camera.project(np.c_[die.square(), np.zeros(4)]),
+                ]
+            )
+            if (
+                seen[:, 0].min() < margin_px
+                or seen[:, 1].min() < margin_px
+                or seen[:, 0].max() > camera.width - margin_px
+                or seen[:, 1].max() > camera.height - margin_px
+            ):
+                continue
+            square = die.square(spacing / 2)
+            if any(_overlap(square, other.square(spacing / 2)) for other in lying):
+                continue
+            lying.append(die)
+            new.append(die)
+            break
+        else:
+            raise ValueError(
+                f"cannot place {len(kept) + len(colors)} dice on this table without overlap"
+            )
+    return new
+
+
+def _rounded_square(die: PlacedDie, z: float, inset: float, corner: float) -> np.ndarray:
+    """The die's square at height ``z`` (mm), ``inset`` mm inside its outline, with corners
+    rounded to ``corner`` mm, as 3D points."""
+    half = SIZE / 2 - inset
+    r = min(max(corner, 0.0), half)
+    pts = []
+    for cx, cy, start in ((1, 1, 0), (-1, 1, 90), (-1, -1, 180), (1, -1, 270)):
+        for t in np.radians(np.linspace(start, start + 90, 7)):
+            pts.append(((half - r) * cx + r * math.cos(t), (half - r) * cy + r * math.sin(t)))
+    local = np.array(pts) @ _rotation(die.angle).T + (die.x, die.y)
+    return np.c_[local, np.full(len(local), z)]
+
+
+def _paint_pip_die(canvas: np.ndarray, camera: Camera, die: PlacedDie) -> None:
+    albedo = np.array(die.albedo)
+    dark = die.color == "black"
+    # The sides the camera sees, as one silhouette, then the top face: a darker rounded rim
+    # (the rounded edge turning away from the light) round a flat face.
+    side = albedo * (1.35 if dark else 0.62)
+    rim = albedo * (1.5 if dark else 0.8)
+    top = camera.project(_rounded_square(die, SIZE, 0.0, PIP_ROUND * SIZE))
+    bottom = camera.project(_rounded_square(die, 0.0, 0.0, PIP_ROUND * SIZE))
+    hull = cv2.convexHull(np.vstack([top, bottom]).astype(np.float32)).reshape(-1, 2)
+    _fill(canvas, hull.astype(np.float64), side)
+    _fill(canvas, top, rim)
+    face = camera.project(_rounded_square(die, SIZE, 0.07 * SIZE, 0.14 * SIZE))
+    _fill(canvas, face, albedo)
+    ink = np.array(PIP_INK.get(die.color, WHITE_PIPS), np.float64)
+    turn = _rotation(die.angle + 90.0 * die.layout_turn)
+    radius = PIP_RADIUS * SIZE
+    for u, v in PIP_LAYOUT[die.value]:
+        cx, cy = turn @ np.array([u, v]) * PIP_STEP * SIZE + (die.x, die.y)
+        # A dimple: a shaded rim, the pip's own colour inside.
+        _fill(canvas, camera.project(_circle3d(cx, cy, SIZE, radius, 24)), ink * 0.7 + albedo * 0.2)
+        _fill(canvas, camera.project(_circle3d(cx, cy, SIZE, radius * 0.82, 24)), ink)
+
+
+def _pip_truth(camera: Camera, die: PlacedDie) -> DieReading:
+    cube = _Cube(die.x, die.y, die.angle, die.color, False, die.albedo)
+    truth = _ground_truth(camera, cube)
+    return replace(truth, value=die.value, hole=None)
+
+
+def pip_scene(
+    seed: int,
+    count: int = 6,
+    width: int = 1280,
+    height: int = 720,
+    *,
+    colors: Sequence[str] | None = None,
+    values: Sequence[int] | None = None,
+    keep: Sequence[PlacedDie] = (),
+    table_seed: int | None = None,
+    table: str = "tray",
+    tilt: float = 0.0,
+    light: str = "even",
+    shadows: bool = True,
+    blur: float = 0.5,
+    noise: float = 2.0,
+    touching: bool = False,
+) -> PipScene:
+    """A throw of ordinary six-sided pip dice seen from above, and the truth about each die.
+
+    ``count`` new dice in random colours (or exactly ``colors``, from ``PIP_COLORS``) showing
+    random values (or ``values``), at random places and turns; ``keep``: dice of an earlier
+    scene (its ``placed``) that lie exactly as they were, drawn first in the truth. The camera,
+    table, light and sensor noise come from ``table_seed`` (``seed`` when None) and the new dice
+    from ``seed``, so scenes with one ``table_seed`` differ only by their dice: a kept die's top
+    face is the same pixel for pixel (the table round it may take a new die's shadow). Dice are
+    16 mm cubes with rounded edges, about 5-6 % of the frame's short side (like the photos the
+    pip reader was trained on); pips in the standard layouts, black on white and yellow dice,
+    white on the others. Other knobs as for ``cube_scene``; ``table`` may also be "tray" (light
+    grey plastic, like the photos' tray: the default, and where the pip reader is surest).
+    """
+    if table not in PIP_TABLES:
+        raise ValueError(f"table must be one of {', '.join(PIP_TABLES)}, not {table!r}")
+    if light not in LIGHTS:
+        raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
+    if count < 0:
+        raise ValueError("count must be 0 or more")
+    setting = np.random.default_rng(seed if table_seed is None else table_seed)
+    camera = _pip_camera(setting, width, height, tilt)
+    shape = (height * SUPERSAMPLE, width * SUPERSAMPLE)
+    if table == "tray":
+        canvas = _tray_texture(setting, shape)
+    else:
+        canvas = _table_texture(setting, camera, table, shape)
+    azimuth = setting.uniform(0, 2 * math.pi)
+    reach = 1 / math.tan(math.radians(setting.uniform(60, 80)))  # a lamp high above the tray
+    light_dir = (math.cos(azimuth) * reach, math.sin(azimuth) * reach)
+    strength = setting.uniform(0.15, 0.3)
+    rng = np.random.default_rng([seed, 1])
+    mix = _pip_mix(rng, count, colors)
+    if values is None:
+        faces = [int(v) for v in rng.integers(1, 7, size=count)]
+    else:
+        faces = [int(v) for v in values]
+        if len(faces) != count or any(not 1 <= v <= 6 for v in faces):
+            raise ValueError(f"values {list(values)}: give {count} values, each 1 to 6")
+    dice = list(keep) + _place_pips(rng, camera, keep, mix, faces, touching, margin_px=6.0)
+    darkening = _shadows(
+        setting, camera, shape, [d.square() for d in dice], SIZE, shadows, light_dir, strength
+    )
+    canvas *= (1 - darkening)[..., None]
+    eye = camera.position
+    for die in sorted(dice, key=lambda d: -np.linalg.norm(np.array([d.x, d.y, SIZE / 2]) - eye)):
+        _paint_pip_die(canvas, camera, die)
+    image = _finish(setting, canvas, camera, light, blur, noise, jpeg=table == "photo")
+    return PipScene(
+        image=image, dice=tuple(_pip_truth(camera, d) for d in dice), placed=tuple(dice)
+    )

@@ -10,12 +10,17 @@ at table (x, y) lies at picture (x * scale, y * scale).
 - Without one the picture is the frame itself (shrunk if large) and the dice are in pixels of
   the frame.
 
-Still sources (one image file, a folder of photos, ``GeneratedThrowSource``) never move, so
+Still sources (one image file, a folder of photos, the generated sources) never move, so
 ``wait_for_throw`` does not wait for motion there: it reads the next frame at once. The caller
 asks once per awaited throw.
 
 ``GeneratedThrowSource`` is a simulated camera for a laptop: it shows a generated throw of the
 dice it was told to expect (``expect``), the same still scene until told again.
+``GeneratedPipSource`` does the same with ordinary pip dice (``throw``, with re-rolls).
+
+One camera serves every reader: ``read_now``, ``wait_for_throw`` and ``picture`` take a
+``reader`` that replaces the camera's own for that call (the Oraklos cubes by default; the
+pip dice with their colours for game night).
 
 Like every adapter this knows no rules: it reports dice; the caller decides what they mean.
 """
@@ -43,7 +48,7 @@ from vision.sources import (
     ImageFileSource,
     ImageFolderSource,
 )
-from vision.synthetic import COLORS, cube_scene
+from vision.synthetic import COLORS, PIP_COLORS, PipScene, PlacedDie, cube_scene, pip_scene
 
 PICTURE_PX_PER_MM = 2.0
 """Resolution of the rectified picture of the play area (before the cap below)."""
@@ -127,31 +132,38 @@ class ThrowCamera:
         """The source never moves: ``wait_for_throw`` reads the next frame at once."""
         return not self.live
 
-    def read_now(self) -> ThrowPicture:
-        """Read the next frame as it is, moving or not.
+    def read_now(self, *, reader: Reader | None = None) -> ThrowPicture:
+        """Read the next frame as it is, moving or not (with ``reader`` instead of the
+        camera's own reader, when given).
 
         Raises ``CameraUnavailable`` (no source), ``CameraStopped`` (it stopped giving frames)
         or ``UnreadableFrame`` (a frame that cannot be read, or not of the calibrated size).
         """
         taken, frame = self._grab()
-        return self.picture(frame, taken)
+        return self.picture(frame, taken, reader=reader)
 
     def wait_for_throw(
-        self, stop: threading.Event, timeout: float | None = None
+        self,
+        stop: threading.Event,
+        timeout: float | None = None,
+        *,
+        reader: Reader | None = None,
     ) -> ThrowPicture | None:
         """The next throw once it has come to rest, or None when ``stop`` is set or ``timeout``
         seconds have passed first.
 
         On a live source: motion (a hand, rolling dice), then ``settle_frames`` still frames;
         the still frame is read. A table that stays still is no throw. On a still source (no
-        hands in simulation) the next frame is read at once. Raises as ``read_now`` does.
+        hands in simulation) the next frame is read at once. ``reader`` replaces the camera's
+        own reader for this throw (one camera, so one lock round the source, serves the
+        Oraklos cubes and the pip dice). Raises as ``read_now`` does.
         """
         if self.source is None:
             raise CameraUnavailable(NO_SOURCE)
         if stop.is_set():
             return None
         if not self.live:
-            return self.read_now()
+            return self.read_now(reader=reader)
         deadline = None if timeout is None else time.monotonic() + timeout
         detector = SettleDetector(still_frames=self.settle_frames)
         while not stop.is_set():
@@ -160,18 +172,21 @@ class ThrowCamera:
             taken, frame = self._grab()
             detector.update(frame)
             if detector.just_settled:
-                return self.picture(frame, taken)
+                return self.picture(frame, taken, reader=reader)
         return None
 
-    def picture(self, frame: np.ndarray, taken: float | None = None) -> ThrowPicture:
-        """Read one frame: its dice in table units and the picture they are placed on."""
+    def picture(
+        self, frame: np.ndarray, taken: float | None = None, *, reader: Reader | None = None
+    ) -> ThrowPicture:
+        """Read one frame: its dice in table units and the picture they are placed on (with
+        ``reader`` instead of the camera's own reader, when given)."""
         frame = _check_frame(frame, self._description)
         if self.calibration is not None:
             try:
                 self.calibration.check_frame(frame)
             except CalibrationError as exc:
                 raise UnreadableFrame(f"{self._description}: {exc}") from exc
-        readings = tuple(self.reader(frame))
+        readings = tuple((self.reader if reader is None else reader)(frame))
         when = time.time() if taken is None else taken
         if self.calibration is None:
             image, scale = _shrink(frame, MAX_FRAME_PICTURE)
@@ -336,10 +351,129 @@ class GeneratedThrowSource(FrameSource):
         return int(state[0])
 
 
+MAX_PIP_DICE = 40
+"""Most dice in one generated throw of pip dice."""
+
+
+class GeneratedPipSource(FrameSource):
+    """A simulated overhead camera over a dice tray with ordinary pip dice (for game night on a
+    laptop): no camera and no photos needed.
+
+    ``throw(count)`` throws ``count`` dice of random colours; ``throw(count, reroll)`` throws
+    again only the dice at the ``reroll`` indices of the last throw (the same dice: same colours,
+    new places and values), the others lie exactly where they were (their top faces the same
+    pixel for pixel), so that a reader of re-rolls has something to tell apart. Every ``read``
+    until the next throw gives the same scene (it is still), and ``last_truth`` holds the exact
+    readings (pixels, value and colour) of the last frame read, in the order of the dice (index
+    ``i`` is the same die from throw to throw until thrown again). Before any throw the tray is
+    empty. The tray, camera and light are drawn from ``seed`` once; each throw from ``seed`` and
+    its number: a run replays exactly. Readings are in pixels (no calibration).
+    """
+
+    def __init__(
+        self, seed: int = 0, resolution: tuple[int, int] = DEFAULT_RESOLUTION, *, noise: float = 2.0
+    ) -> None:
+        self.seed = seed
+        self.resolution = (int(resolution[0]), int(resolution[1]))
+        self.noise = noise
+        self.description = f"generated pip dice:{seed}"
+        self.last_truth: tuple[DieReading, ...] = ()
+        self._lock = threading.Lock()
+        self._throw = 0
+        self._table_seed = _derived_seed(seed)
+        self._scene: PipScene | None = None
+        self._closed = False
+
+    def throw(self, count: int, reroll: Sequence[int] | None = None) -> None:
+        """The next frames show a new throw: ``count`` dice, all thrown when ``reroll`` is None;
+        otherwise only the last throw's dice at the ``reroll`` indices are thrown again (and
+        new dice added if ``count`` is larger than the last throw, the last ones picked up if
+        it is smaller). Raises ``ValueError`` for a count or an index that cannot be."""
+        if not 0 <= count <= MAX_PIP_DICE:
+            raise ValueError(f"{count} dice: a generated throw has 0 to {MAX_PIP_DICE} dice")
+        with self._lock:
+            previous = self._table().placed
+            again = set(range(len(previous))) if reroll is None else set(reroll)
+            wrong = sorted(i for i in again if not 0 <= i < len(previous))
+            if reroll is not None and wrong:
+                raise ValueError(
+                    f"no die {', '.join(map(str, wrong))} to throw again: the last throw had "
+                    f"{len(previous)} dice (indices 0 to {len(previous) - 1})"
+                )
+            kept = [d for i, d in enumerate(previous[:count]) if i not in again]
+            thrown = [i for i in range(count) if i >= len(previous) or i in again]
+            # Dice thrown again are the same dice (same colours); a new throw is new dice.
+            colors = (
+                [] if reroll is None else [previous[i].color for i in thrown if i < len(previous)]
+            )
+            self._throw += 1
+            width, height = self.resolution
+            extra = len(thrown) - len(colors)
+            if extra:
+                colors += list(_random_colors(_derived_seed(self.seed, self._throw, 1), extra))
+            scene = pip_scene(
+                _derived_seed(self.seed, self._throw),
+                len(thrown),
+                width,
+                height,
+                colors=colors,
+                keep=kept,
+                table_seed=self._table_seed,
+                noise=self.noise,
+            )
+            # pip_scene lists the kept dice first: put every die back at its index.
+            order = [i for i in range(count) if i not in thrown] + thrown
+            placed: list[PlacedDie | None] = [None] * count
+            truth: list[DieReading | None] = [None] * count
+            for index, die, reading in zip(order, scene.placed, scene.dice, strict=True):
+                placed[index], truth[index] = die, reading
+            self._scene = PipScene(
+                image=scene.image,
+                dice=tuple(d for d in truth if d is not None),
+                placed=tuple(d for d in placed if d is not None),
+            )
+
+    def read(self) -> np.ndarray:
+        with self._lock:
+            if self._closed:
+                raise CameraStopped(f"{self.description}: the source is closed")
+            scene = self._table()
+            self.last_truth = scene.dice
+            return scene.image.copy()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+
+    def _table(self) -> PipScene:
+        """The scene shown now (the empty tray before any throw); called under the lock."""
+        if self._scene is None:
+            width, height = self.resolution
+            self._scene = pip_scene(
+                _derived_seed(self.seed, 0),
+                0,
+                width,
+                height,
+                table_seed=self._table_seed,
+                noise=self.noise,
+            )
+        return self._scene
+
+
+def _derived_seed(*parts: int) -> int:
+    return int(np.random.SeedSequence(parts).generate_state(1)[0])
+
+
+def _random_colors(seed: int, count: int) -> list[str]:
+    rng = np.random.default_rng(seed)
+    return [PIP_COLORS[int(i)] for i in rng.integers(len(PIP_COLORS), size=count)]
+
+
 STILL_SOURCES: tuple[type[FrameSource], ...] = (
     ImageFileSource,
     ImageFolderSource,
     GeneratedThrowSource,
+    GeneratedPipSource,
 )
 
 

@@ -93,6 +93,7 @@ def create_app(
     throws: Any = None,
     tessons: Any = None,
     lock: HostLock | None = None,
+    dice: Any = None,
 ) -> Flask:
     """``lock`` holds the host PIN and the cookie key; without one, a PIN is generated (and
     the host page stays locked to whoever does not know it)."""
@@ -491,9 +492,30 @@ def create_app(
             return error(409, catalog().text("camera.missing"))
         return submitted(tessons.read_now)
 
+    @app.post("/api/dice/read")
+    def read_dice() -> Any:
+        """Game night: read the ordinary dice on the table now."""
+        if dice is None:
+            return error(409, catalog().text("camera.missing"))
+        return submitted(dice.read_now)
+
+    @app.post("/api/hourglass/pause")
+    def pause_hourglass() -> Any:
+        return submitted(table.pause_hourglass)
+
+    @app.post("/api/hourglass/resume")
+    def resume_hourglass() -> Any:
+        return submitted(table.resume_hourglass)
+
     @app.get("/api/throw.jpg")
     def throw_picture() -> Any:
-        jpeg = None if throws is None else throws.jpeg
+        return picture(None if throws is None else throws.jpeg)
+
+    @app.get("/api/dice.jpg")
+    def dice_picture() -> Any:
+        return picture(None if dice is None else dice.jpeg)
+
+    def picture(jpeg: bytes | None) -> Any:
         if jpeg is None:
             return error(404, catalog().text("camera.no_picture"))
         return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -6,6 +6,7 @@ from typing import Any
 
 from companion.game import Game
 from companion.games.eleusis import Eleusis
+from companion.games.night import Night
 from companion.games.oraklos.engine import Oraklos
 from companion.games.ostrakon import Ostrakon
 from companion.games.resistance import Resistance
@@ -17,6 +18,7 @@ GAMES: dict[str, Game[Any]] = {
     Ostrakon.title: Ostrakon(),
     Eleusis.title: Eleusis(),
     Sages.title: Sages(),
+    Night.title: Night(),
 }
 
 

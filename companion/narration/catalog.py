@@ -30,7 +30,7 @@ ELEUSIS_CARD_PARAMS = frozenset({"eleusis_card"})
 RULE_ERRORS = "eleusis.rule_errors"
 RULE_ERRORS_MASKED = "eleusis.rule_errors_masked"
 COLOR_LIST_PARAMS = frozenset({"order", "card_colors", "colors"})
-SEAT_LIST_PARAMS = frozenset({"squad"})
+SEAT_LIST_PARAMS = frozenset({"squad", "leaders"})
 _PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
 
 

@@ -43,6 +43,8 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [say("no_move", seat=d["seat"])]
         case "round_replayed":
             return [say("round_replayed", seat=d["first"])]
+        case "hourglass_paused" | "hourglass_resumed":
+            return [catalog.text(f"general.{event.kind}", seat=d["seat"], left=d["left"])]
         case "time_up":
             return [say("time_up", seat=d["seat"], turn=d["turn"])]
         case "match_won":

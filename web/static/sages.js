@@ -312,16 +312,26 @@ const Sages = (() => {
     return pick.sage ? t("sg_hint_target") : t("sg_hint_select", { side: sideWord(s.to_move) });
   }
 
-  // The hourglass: the sand left for the move being timed, by this page's clock.
+  // The hourglass: the sand left for the move being timed, by this page's clock; or the sand
+  // left when the host paused it. The host pauses and resumes it (the same hourglass as game
+  // night's turn timer).
   function renderHourglass() {
     const box = $("sg-hourglass");
     const current = snapshot;  // table.js's: the game may have changed since this match was drawn
     const sages = !!current && current.game === "sages" && !!current.state;
-    const glass = sages && current.state.phase !== "over" ? current.hourglass : null;
-    box.hidden = !glass;
+    const live = sages && current.state.phase !== "over";
+    const glass = live ? current.hourglass : null;
+    const paused = live && !glass && current.state.hourglass_paused;
+    sandButton(glass ? "pause" : paused ? "resume" : null);
+    box.hidden = !glass && !paused;
+    box.classList.toggle("paused", !!paused);
     if (!glass) {
       if (ticker) clearInterval(ticker);
       ticker = null;
+      if (paused) {
+        const seconds = Math.max(1, Math.round(current.state.hourglass_left));
+        box.textContent = t("sg_hourglass_paused", { player: who(current.state.to_move), seconds });
+      }
       return;
     }
     const left = Math.max(0, Math.ceil(glass.ends_at - Date.now() / 1000));
@@ -330,6 +340,30 @@ const Sages = (() => {
     box.dataset.left = String(left);
     box.classList.toggle("urgent", left <= 10);
     if (!ticker) ticker = setInterval(renderHourglass, 250);
+  }
+
+  // The host's pause / resume button, beside the hourglass (made once, here).
+  function sandButton(what) {
+    let button = $("sg-sand");
+    if (!HOST) return;
+    if (!button) {
+      button = document.createElement("button");
+      button.type = "button";
+      button.id = "sg-sand";
+      button.addEventListener("click", async () => {
+        $("sg-error").textContent = "";
+        try {
+          window.render(await post(`/api/hourglass/${button.dataset.action}`, {}));
+        } catch (failure) {
+          $("sg-error").textContent = failure.message;
+        }
+      });
+      $("sg-hourglass").after(button);
+    }
+    button.hidden = !what;
+    if (!what) return;
+    button.dataset.action = what;
+    button.textContent = t(what === "pause" ? "sg_pause" : "sg_resume");
   }
 
   function render(current) {

@@ -1,6 +1,6 @@
 // A seat on a phone (/seat/<token>): the public board (table.js's renderers) and this seat's own
 // card: its identity and fellow Cylons when digital, what it alone learned, its own vote or card,
-// its Eleusis hand (eleusis.js).
+// its Eleusis hand (eleusis.js); at game night, "my turn is over" while its turn runs (night.js).
 // Its A and B go through the same input port as the button box. The stream carries this seat's
 // view only; it reconnects by itself, and re-fetches the state after a lost connection or a
 // restarted server.
@@ -22,7 +22,7 @@ async function linkGone() {
   seatSource = null;
   document.body.dataset.seat = "gone";
   seatStatus(t("link_gone"));
-  for (const button of document.querySelectorAll(".seat-press, .plot-choice, #el-mine button")) button.disabled = true;
+  for (const button of document.querySelectorAll(".seat-press, .plot-choice, #el-mine button, #gn-turn-over")) button.disabled = true;
   try {
     const snap = await (await fetch("/api/state", { credentials: "omit" })).json();
     render(snap);
@@ -47,6 +47,7 @@ function decision(view) {
   if (pub.game === "oraklos") return null;  // played on the page and read by the camera
   if (pub.game === "eleusis") return null;  // played on the page: the hand and its choices
   if (pub.game === "sages") return null;  // played on the board, on the page (sages.js)
+  if (pub.game === "night") return null;  // the turn is passed with "my turn is over" (night.js)
   return s.outcome ? null : ["A", "B"];
 }
 
@@ -106,8 +107,10 @@ function renderSeat(view) {
   // Eleusis: the seat's hand, the series it builds and its choices, sent with Seat.act
   const eleusis = !!s && view.public.game === "eleusis";
   const sages = !!s && view.public.game === "sages";
+  const night = !!s && view.public.game === "night";
   $("el-mine").hidden = !eleusis;
-  document.querySelector(".seat-buttons").hidden = eleusis || sages;
+  document.querySelector(".seat-buttons").hidden = eleusis || sages || night;
+  Night.seatTurn(view, seatAct);  // game night: this seat's "my turn is over", while its turn runs
   if (eleusis) {
     seatStatus(Eleusis.seat(view, seatAct));
     return;
@@ -115,6 +118,10 @@ function renderSeat(view) {
   // Les 7 Sages: this seat moves its own sages on the board (sages.js)
   if (sages) {
     seatStatus(Sages.seatStatus(view));
+    return;
+  }
+  if (night) {
+    seatStatus(Night.seatStatus(view));
     return;
   }
   // a Le Plan card to hand or play: the choices open to this seat, sent with Seat.act

@@ -58,14 +58,16 @@ function render(snap) {
   const ostrakon = !!s && snap.game === "ostrakon";
   const eleusis = !!s && snap.game === "eleusis";
   const sages = !!s && snap.game === "sages";
+  const night = !!s && snap.game === "night";
   document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
-  $("game").hidden = !s || oraklos || ostrakon || eleusis || sages;
+  $("game").hidden = !s || oraklos || ostrakon || eleusis || sages || night;
   $("oraklos").hidden = !oraklos;
   $("ostrakon").hidden = !ostrakon;
   $("eleusis").hidden = !eleusis;
   $("sages").hidden = !sages;
+  $("night").hidden = !night;
   // Oraklos, Eleusis and Les 7 Sages are played on the pages, not the buttons
   if ($("panel")) $("panel").hidden = oraklos || eleusis || sages;
   if (!s) return;
@@ -79,6 +81,11 @@ function render(snap) {
   }
   if (sages) {
     Sages.render(snap);
+    return;
+  }
+  if (night) {
+    Night.render(snap);
+    renderPanel(s, names);
     return;
   }
   if (ostrakon) {
@@ -200,8 +207,8 @@ function connect() {
 const CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
 // Every change to the table goes through here (table.js, oraklos.js, ostrakon.js, eleusis.js,
-// sages.js): a JSON POST with the session cookie and the CSRF token. A refusal throws its message,
-// in the table's language (e.g. "log in on the host page" when the session has run out).
+// sages.js, night.js): a JSON POST with the session cookie and the CSRF token. A refusal throws its
+// message, in the table's language (e.g. "log in on the host page" when the session has run out).
 async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
@@ -273,6 +280,7 @@ const GAME_OPTIONS = {
   ostrakon: ostrakonOptions,
   eleusis: (data) => Eleusis.options(data),
   sages: (data) => Sages.options(data),
+  night: (data) => Night.options(data),
 };
 
 function setupHost() {
@@ -332,6 +340,7 @@ function setupHost() {
   Ostrakon.setupHost();
   Eleusis.setupHost();
   Sages.setupHost();
+  Night.setupHost();
 }
 
 // The host's seat links: one QR code per seat of the running game, and "re-deal links".

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.game import Action, Event
+from companion.game import Event
 from companion.games.ostrakon.state import (
     Ask,
     ClaimDisciple,
@@ -47,8 +47,7 @@ from companion.games.ostrakon.state import (
     TessonLaid,
     Vote,
 )
-from companion.games.resistance.controls import ignored
-from companion.seat_input import Button, Press
+from companion.seat_input import Button, Interpretation, Press, ignored
 
 
 @dataclass(frozen=True)
@@ -58,16 +57,9 @@ class Naming:
     named: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class Interpretation:
-    """What a press means: the tentative naming after it, and an action and words, if any."""
-
-    pending: Naming
-    action: Action | None = None
-    feedback: tuple[Event, ...] = ()
-
-
-def interpret(state: OstrakonState, naming: Naming | None, press: Press) -> Interpretation:
+def interpret(
+    state: OstrakonState, naming: Naming | None, press: Press
+) -> Interpretation[Naming | None]:
     naming = naming if isinstance(naming, Naming) else Naming()
     seat, button = press.seat, press.button
     if not 0 <= seat < state.players:
@@ -100,7 +92,9 @@ def interpret(state: OstrakonState, naming: Naming | None, press: Press) -> Inte
     return _ignore(naming, seat, "camera_reads")  # Phase.REVEAL
 
 
-def _name(state: OstrakonState, naming: Naming, seat: int, button: Button) -> Interpretation:
+def _name(
+    state: OstrakonState, naming: Naming, seat: int, button: Button
+) -> Interpretation[Naming | None]:
     asker = state.asker
     assert asker is not None
     size = state.options.named
@@ -131,7 +125,7 @@ def _name(state: OstrakonState, naming: Naming, seat: int, button: Button) -> In
     return Interpretation(Naming(joined), feedback=tuple(feedback))
 
 
-def _ignore(naming: Naming, seat: int, why: str, **more: object) -> Interpretation:
+def _ignore(naming: Naming, seat: int, why: str, **more: object) -> Interpretation[Naming | None]:
     event = ignored(seat, why)
     if more:
         event = Event(event.kind, {**event.data, **more})

@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from companion.game import Action, Event
+from companion.game import Event
 from companion.games.resistance.engine import Resistance
 from companion.games.resistance.state import (
     Card,
@@ -39,7 +39,7 @@ from companion.games.resistance.state import (
     Side,
 )
 from companion.games.resistance.tables import squad_size
-from companion.seat_input import Button, Press
+from companion.seat_input import Button, Interpretation, Press, ignored
 
 
 @dataclass(frozen=True)
@@ -55,20 +55,9 @@ class Nomination:
         return {"offered": self.offered, "mission": self.mission, "members": list(self.members)}
 
 
-@dataclass(frozen=True)
-class Interpretation:
-    """What a press means: the tentative squad after it, and an action and words, if any."""
-
-    pending: Nomination
-    action: Action | None = None
-    feedback: tuple[Event, ...] = ()
-
-
-def ignored(seat: int, why: str) -> Event:
-    return Event("press_ignored", {"seat": seat, "why": why})
-
-
-def interpret(state: ResistanceState, nomination: Nomination, press: Press) -> Interpretation:
+def interpret(
+    state: ResistanceState, nomination: Nomination, press: Press
+) -> Interpretation[Nomination]:
     seat, button = press.seat, press.button
     if not 0 <= seat < state.players:
         return Interpretation(nomination, feedback=(ignored(seat, "no_such_seat"),))
@@ -95,7 +84,7 @@ def interpret(state: ResistanceState, nomination: Nomination, press: Press) -> I
 
 def _nominate(
     state: ResistanceState, nomination: Nomination, seat: int, button: Button
-) -> Interpretation:
+) -> Interpretation[Nomination]:
     commander = seat == state.commander
     mission = nomination.mission if state.options.targeting else state.mission
     if mission is None:
@@ -146,7 +135,7 @@ def _nominate(
 
 def _choose_mission(
     state: ResistanceState, nomination: Nomination, seat: int, button: Button
-) -> Interpretation:
+) -> Interpretation[Nomination]:
     if seat != state.commander:
         return Interpretation(nomination, feedback=(ignored(seat, "commander_chooses_mission"),))
     missions = Resistance().available_missions(state)

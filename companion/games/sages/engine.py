@@ -16,7 +16,8 @@ Where the rules are silent, this engine decides (docs/SAGES.md says the same for
 - *No legal move*: the player passes (``no_move``); if neither player can move the round is
   replayed from the start with no point, by the same first player.
 - *The hourglass* (option, seconds per move) is run by the moderator's clock: when it runs out it
-  sends ``TimeUp`` and the turn passes to the other player.
+  sends ``TimeUp`` and the turn passes to the other player. The host may pause it and resume it
+  (``companion.games.sand``, as game night's turn timer); a move made meanwhile ends the pause.
 - *Free placement*: the players lay their sages in turn, Red first, each on an empty square of
   their half of the kingdom (rows 2-7 for Red, 9-14 for Blue) or of their own cité, one sage
   there and only one (the last sage goes there if none does yet); never three side by side.
@@ -55,6 +56,7 @@ from companion.games.sages.state import (
     position_json,
     squares_json,
 )
+from companion.games.sand import PauseHourglass, ResumeHourglass, Sand
 
 Step = tuple[SagesState, list[Event]]
 
@@ -109,6 +111,17 @@ class Sages:
     def apply(self, state: SagesState, action: Action) -> Step:
         if state.phase is Phase.OVER:
             raise IllegalAction("game_over")
+        match action:
+            case PauseHourglass(left=left):
+                sand, event = state.sand.pause(_timed_seconds(state), left, state.to_move.seat)
+                return dataclasses.replace(state, sand=sand), [event]
+            case ResumeHourglass():
+                sand, event = state.sand.resume(_timed_seconds(state), state.to_move.seat)
+                return dataclasses.replace(state, sand=sand), [event]
+        after, events = self._act(state, action)
+        return dataclasses.replace(after, sand=Sand()), events  # each move has its whole sand
+
+    def _act(self, state: SagesState, action: Action) -> Step:
         seat = getattr(action, "seat", None)
         if seat not in (0, 1):
             raise IllegalAction("sages_no_such_seat", seat=seat)
@@ -250,6 +263,8 @@ class Sages:
             "cites": {side.value: squares_json(sorted(cite(side))) for side in Side},
             "last_move": None if state.last is None else state.last.to_json(),
             "hourglass": opts.hourglass,
+            "hourglass_paused": state.sand.paused,
+            "hourglass_left": state.sand.left,
             "computer": None if opts.computer is None else opts.computer.seat,
             "strength": opts.strength,
             "layout": opts.layout.value,
@@ -321,10 +336,23 @@ def placement_refusal(position: Position, side: Side, square: int) -> str:
     return "sages_three_side_by_side"
 
 
-def hourglass(state: SagesState) -> tuple[int, TimeUp] | None:
-    """The move awaited under the hourglass, if the match uses one: its seconds, and what is
-    sent when they run out. The companion's own moves are not timed."""
+def hourglass(state: SagesState) -> tuple[float, TimeUp] | None:
+    """The move awaited under the hourglass, if the match uses one and it is not paused: its
+    seconds (those left when it was paused, once resumed), and what is sent when they run out.
+    The companion's own moves are not timed."""
     seconds = state.options.hourglass
     if seconds is None or state.phase is not Phase.PLAY or state.to_move is state.options.computer:
         return None
-    return seconds, TimeUp(state.to_move.seat)
+    if state.sand.paused:
+        return None
+    return state.sand.countdown(seconds), TimeUp(state.to_move.seat)
+
+
+def _timed_seconds(state: SagesState) -> int:
+    """The seconds of a move under the hourglass; refused when no move is timed now."""
+    seconds = state.options.hourglass
+    if seconds is None:
+        raise IllegalAction("sages_no_hourglass")
+    if state.phase is not Phase.PLAY or state.to_move is state.options.computer:
+        raise IllegalAction("no_hourglass_running")
+    return seconds

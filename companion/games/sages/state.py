@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.game import Action, IllegalAction, Outcome
 from companion.games.sages import board
 from companion.games.sages.board import CENTRE, Side, Square, cite
 from companion.games.sages.moves import Move, Position, three_side_by_side
+from companion.games.sand import PauseHourglass, ResumeHourglass, Sand
 
 SAGES_PER_SIDE = 7
 TARGET = 5  # points that win the match
@@ -216,7 +217,9 @@ class TimeUp(Action):
     seat: int
 
 
-ACTIONS: dict[str, type[Action]] = {cls.kind: cls for cls in (Place, MoveSage, TimeUp)}
+ACTIONS: dict[str, type[Action]] = {
+    cls.kind: cls for cls in (Place, MoveSage, TimeUp, PauseHourglass, ResumeHourglass)
+}
 
 
 @dataclass(frozen=True)
@@ -254,6 +257,7 @@ class SagesState:
     moves: int = 0  # moves played in this round
     last: LastMove | None = None
     outcome: Outcome | None = None
+    sand: Sand = field(default_factory=Sand)  # the hourglass's pause on this move, if any
 
     def points(self, side: Side) -> int:
         return self.score[side.seat]
