@@ -479,6 +479,12 @@ class Table:
         catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
         return catalog.explain(exc)
 
+    def text(self, key: str, **params: Any) -> str:
+        """A catalog sentence in the running game's language (the table's own without one)."""
+        running = self._running
+        catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
+        return catalog.text(key, **params)
+
     def notice(self, text: str) -> None:
         """Say and show something that is not a game event (a camera that stopped...)."""
         with self._lock:

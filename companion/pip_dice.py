@@ -82,7 +82,7 @@ class DiceDesk:
         if self.camera is None:
             from vision.sources import CameraUnavailable
 
-            raise CameraUnavailable(self._text("camera.missing"))
+            raise CameraUnavailable(self.table.text("camera.missing"))
         if self.generated is not None:
             self._throw_generated()
         return self.give(self.camera.read_now(reader=self.reader))
@@ -97,16 +97,8 @@ class DiceDesk:
             self._jpeg = picture.jpeg
             self._count += 1
             count = self._count
-        self.table.show_picture(
-            {
-                "url": f"/api/dice.jpg?n={count}",
-                "width": picture.width,
-                "height": picture.height,
-                "scale": picture.scale,
-                "unit": picture.unit,
-                "throw": number,
-            }
-        )
+        shown = picture.placement(f"/api/dice.jpg?n={count}")
+        self.table.show_picture({**shown, "throw": number})  # the throw it shows
         return action
 
     def _throw_generated(self) -> None:
@@ -148,7 +140,8 @@ class DiceDesk:
             except (CameraUnavailable, UnreadableFrame) as exc:
                 log.warning("camera: %s", exc)
                 stopped = isinstance(exc, CameraUnavailable)
-                self.table.notice(self._text("camera.stopped" if stopped else "camera.unreadable"))
+                key = "camera.stopped" if stopped else "camera.unreadable"
+                self.table.notice(self.table.text(key))
                 return  # said once; the host's "read the dice" tries again
             if picture is None or stop.is_set() or not self._on(game_id):
                 continue
@@ -167,14 +160,6 @@ class DiceDesk:
             and running.entry.id == game_id
             and running.game.outcome(running.state) is None
         )
-
-    def _text(self, key: str) -> str:
-        running = self.table.running
-        if running is not None:
-            return running.catalog.text(key)
-        from companion.narration.catalog import Catalog
-
-        return Catalog(self.table.default_language).text(key)
 
     def close(self) -> None:
         self._stop.set()

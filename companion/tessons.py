@@ -87,7 +87,7 @@ class TessonDesk:
         if self.source is None:
             from vision.sources import CameraUnavailable
 
-            raise CameraUnavailable(self._text("camera.tessons_missing"))
+            raise CameraUnavailable(self.table.text("camera.tessons_missing"))
         frame = self._frame(state)
         zones = self._zones(state.players, frame)
         from vision.tessons import read_tessons
@@ -159,14 +159,6 @@ class TessonDesk:
         with self._lock:
             self._readings = list(readings)
             self._jpeg = bytes(data) if ok else None
-
-    def _text(self, key: str) -> str:
-        running = self.table.running
-        if running is not None:
-            return running.catalog.text(key)
-        from companion.narration.catalog import Catalog
-
-        return Catalog(self.table.default_language).text(key)
 
     def close(self) -> None:
         """The source is the camera's owner's to close (it may be shared with the dice)."""

@@ -78,7 +78,7 @@ class ThrowDesk:
         if self.camera is None:
             from vision.sources import CameraUnavailable
 
-            raise CameraUnavailable(self._text("camera.missing"))
+            raise CameraUnavailable(self.table.text("camera.missing"))
         return self._give(self.camera.read_now())
 
     def _give(self, picture: Any) -> ThrowDice:
@@ -88,15 +88,7 @@ class ThrowDesk:
             self._jpeg = picture.jpeg
             self._count += 1
             count = self._count
-        self.table.show_picture(
-            {
-                "url": f"/api/throw.jpg?n={count}",
-                "width": picture.width,
-                "height": picture.height,
-                "scale": picture.scale,
-                "unit": picture.unit,
-            }
-        )
+        self.table.show_picture(picture.placement(f"/api/throw.jpg?n={count}"))
         return action
 
     def _check_game(self) -> None:
@@ -138,11 +130,11 @@ class ThrowDesk:
             picture = self.camera.wait_for_throw(stop, None)
         except CameraUnavailable as exc:
             log.warning("camera: %s", exc)
-            self.table.notice(self._text("camera.stopped"))
+            self.table.notice(self.table.text("camera.stopped"))
             return
         except UnreadableFrame as exc:
             log.warning("camera: %s", exc)
-            self.table.notice(self._text("camera.unreadable"))
+            self.table.notice(self.table.text("camera.unreadable"))
             return
         if picture is None or stop.is_set() or not self._awaits(key):
             return
@@ -165,14 +157,6 @@ class ThrowDesk:
         if self.expect is None or running is None or running.entry.title != "oraklos":
             return
         self.expect([c.value for c in expected_colors(running.state, self._rng)])
-
-    def _text(self, key: str) -> str:
-        running = self.table.running
-        if running is not None:
-            return running.catalog.text(key)
-        from companion.narration.catalog import Catalog
-
-        return Catalog(self.table.default_language).text(key)
 
     def close(self) -> None:
         self._stop.set()

@@ -295,3 +295,23 @@ def test_anyone_holding_the_record_can_check_every_draw(rig):
     for number, (draw, said) in enumerate(zip(draws, shown, strict=True), start=1):
         among = draw["among"] or list(range(3))
         assert pick(seed, number, among) == said["seat"]
+
+
+def test_the_seed_that_decides_the_next_draws_is_never_shown(rig, caplog):
+    """The draws are checked afterwards from the record (the host's); a page or the stream that
+    showed the seed would let a player foresee who starts next."""
+    import json
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    seed = 918273645
+    rig.table.new_game("night", {"players": 3}, NAMES, seed=seed)
+    seen: list[str] = []
+    rig.table.subscribe(lambda snap: seen.append(json.dumps(snap)))  # what SSE sends
+    rig.table.submit(PickStarter())
+    rig.table.submit(StartTimer(0, 30))
+    rig.clock.advance(30)
+    assert seen and all(str(seed) not in snap for snap in seen)
+    assert str(seed) not in json.dumps(rig.table.snapshot())
+    assert str(seed) not in " ".join(rig.voice.said) + caplog.text
+    assert json.loads(rig.table.export()[0])["seed"] == seed  # the record keeps it

@@ -86,6 +86,17 @@ class ThrowPicture:
     dice: tuple[DieReading, ...]
     taken: float
 
+    def placement(self, url: str) -> dict[str, Any]:
+        """How a page shows it: where to fetch the JPEG, its size, and how table units map to
+        its pixels."""
+        return {
+            "url": url,
+            "width": self.width,
+            "height": self.height,
+            "scale": self.scale,
+            "unit": self.unit,
+        }
+
     def to_json(self) -> dict[str, Any]:
         """Everything but the JPEG itself (which is served apart, as ``image/jpeg``)."""
         return {
