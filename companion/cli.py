@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import signal
 import sys
 from pathlib import Path
 
@@ -38,6 +40,24 @@ def main(argv: list[str] | None = None) -> int:
     check = sub.add_parser("check-config", help="check a config file and print what it sets")
     check.add_argument("config", type=Path)
 
+    doctor = sub.add_parser("doctor", help="is the table ready? buttons, camera, sound, disk…")
+    doctor.add_argument("--config", type=Path, help="TOML config file (see companion.example.toml)")
+    doctor.add_argument(
+        "--no-buttons",
+        action="store_true",
+        help="skip the guided button test (e.g. while the service holds the pins)",
+    )
+    doctor.add_argument(
+        "--timeout",
+        type=float,
+        default=15.0,
+        metavar="SECONDS",
+        help="how long to wait for each press in the button test (default 15)",
+    )
+    doctor.add_argument(
+        "--no-sound", action="store_true", help="play nothing (prompts are printed only)"
+    )
+
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] == ["oraklos"]:
         from companion.games.oraklos.cli import add_parser
@@ -62,6 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         "export": _export,
         "say": _say,
         "check-config": _check_config,
+        "doctor": _doctor,
         "oraklos": _oraklos,
         "vision": _vision,
     }[args.command]
@@ -89,7 +110,12 @@ def _serve(args: argparse.Namespace) -> int:
     assert isinstance(config, Config)
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     config = dataclasses.replace(config, **overrides)
-    companion = build(config)
+
+    def stop(*_: object) -> None:
+        raise SystemExit(0)  # in the main thread, out of waitress's loop, into ``finally``
+
+    signal.signal(signal.SIGTERM, stop)  # systemd's stop, and the companion's own shutdown
+    companion = build(config, stop=lambda: os.kill(os.getpid(), signal.SIGTERM))
     mode = (
         "simulation: virtual button panel on the host page"
         if companion.simulated
@@ -99,6 +125,11 @@ def _serve(args: argparse.Namespace) -> int:
     lines = [
         f"Companion ready at {url}/ (host page {url}/host; {mode}); journal {config.journal_path}"
     ]
+    page = companion.page
+    if page.address is None:
+        lines.append("No network address yet: connect to the network for phones to open the page")
+    elif not page.local_only:
+        lines.append(f"Phones open {page.url(page.address)} (and its .local name, once published)")
     if companion.lock.generated:
         lines.append(
             f"Host PIN: {companion.lock.pin} (new at each start; set [host] pin in the config "
@@ -106,7 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
     else:
         lines.append("Host PIN: the one set in the config ([host] pin)")
-    if config.host not in ("127.0.0.1", "localhost", "::1") and not config.secure_cookies:
+    if not page.local_only and not config.secure_cookies:
         lines.append(
             "Note: the host's session cookie travels in clear on the network (plain HTTP); "
             "see docs/SECURITY.md"
@@ -126,6 +157,7 @@ def _serve(args: argparse.Namespace) -> int:
         )
     finally:
         companion.close()
+        companion.shutdown.power_off()  # when one was asked for: everything is closed by now
     return 0
 
 
@@ -186,6 +218,34 @@ def _say(args: argparse.Namespace) -> int:
         print(f"companion say: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from companion.config import Config
+    from companion.doctor import (
+        Machine,
+        exit_status,
+        format_finding,
+        run_checks,
+        summary,
+        table_voice,
+    )
+
+    config = _load_config(args.config)
+    assert isinstance(config, Config)
+    if args.timeout <= 0:
+        print("companion doctor: --timeout must be a number of seconds above 0", file=sys.stderr)
+        return 2
+    findings = run_checks(
+        config,
+        Machine(say=table_voice(config, sound=not args.no_sound)),
+        buttons=not args.no_buttons,
+        sound=not args.no_sound,
+        timeout=args.timeout,
+        report=lambda finding: print(format_finding(finding), flush=True),
+    )
+    print(summary(findings))
+    return exit_status(findings)
 
 
 def _oraklos(args: argparse.Namespace) -> int:

@@ -36,6 +36,8 @@ CAMERA_SIZES = range(160, 4097)
 SETTLE_FRAMES = range(1, 301)
 PIN_LENGTHS = range(4, 13)
 PIN_KEY = ("host", "pin")
+AUDIO_OUTPUTS = ("auto", "jack", "hdmi", "usb")
+HOLD_SECONDS = (1.0, 30.0)
 
 SCHEMA: dict[str, Any] = {
     "language": str,
@@ -43,7 +45,7 @@ SCHEMA: dict[str, Any] = {
     "server": {"host": str, "port": int},
     "seats": {"names": list},
     "buttons": {"pairs": list, "leds": list, "bounce_ms": int, "pin_factory": str},
-    "voice": {"engine": str, "rate": int},
+    "voice": {"engine": str, "rate": int, "output": str},
     "narration": {"pauses": {k: float for k in DEFAULT_PAUSES}},
     "camera": {
         "source": str,
@@ -53,6 +55,8 @@ SCHEMA: dict[str, Any] = {
         "settle_frames": int,
     },
     "host": {"pin": str, "secure_cookies": bool},
+    "network": {"name": str},
+    "power": {"button": int, "hold_seconds": float, "command": list},
 }
 
 
@@ -80,6 +84,17 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class PowerConfig:
+    """``[power]``: the button that shuts the companion down when held, and what then turns the
+    computer off. ``button`` None: no power button (the host page still has one). ``command``
+    empty: the companion only stops (the computer stays on)."""
+
+    button: int | None = None
+    hold_seconds: float = 3.0
+    command: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Config:
     language: str = "en"
     data_dir: Path = DEFAULT_DATA_DIR
@@ -97,6 +112,9 @@ class Config:
     camera: CameraConfig = CameraConfig()
     host_pin: str | None = None  # ``[host] pin``; None: a new PIN is generated at each start
     secure_cookies: bool = False  # ``[host] secure_cookies``: only over HTTPS
+    network_name: str = "companion"  # ``[network] name``: the page at http://NAME.local/
+    speech_output: str = "auto"  # ``[voice] output``: jack, hdmi, usb, or an ALSA card name
+    power: PowerConfig = PowerConfig()
 
     @property
     def seats(self) -> int:
@@ -155,7 +173,8 @@ def parse(text: str, path: Path | None = None) -> Config:
             ("buttons", "leds"),
             f"{len(leds)} LEDs for {len(pairs)} seats: give at most one LED per seat",
         )
-    _no_pin_twice(pairs, leds, where)
+    power = _power(data.get("power", {}), where)
+    _no_pin_twice(pairs, leds, power.button, where)
     bounce = buttons.get("bounce_ms", 40)
     if not 0 <= bounce <= 1000:
         raise where.error(("buttons", "bounce_ms"), "bounce_ms must be between 0 and 1000")
@@ -169,6 +188,20 @@ def parse(text: str, path: Path | None = None) -> Config:
     engine = voice.get("engine", "auto")
     if engine not in SPEECH_ENGINES:
         raise where.error(("voice", "engine"), f"engine must be one of {', '.join(SPEECH_ENGINES)}")
+    output = voice.get("output", "auto")
+    if output not in AUDIO_OUTPUTS and not re.fullmatch(r"[A-Za-z0-9_]{1,15}", output):
+        raise where.error(
+            ("voice", "output"),
+            f"output must be one of {', '.join(AUDIO_OUTPUTS)}, or a sound card's name as "
+            '`aplay -l` shows it (e.g. "Headphones")',
+        )
+    name = data.get("network", {}).get("name", "companion")
+    if name and not re.fullmatch(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?", name):
+        raise where.error(
+            ("network", "name"),
+            "the network name is lower-case letters, digits and hyphens (not first or last), "
+            'e.g. "companion" for http://companion.local/; or "" to publish none',
+        )
     pauses = dict(DEFAULT_PAUSES)
     for key, value in data.get("narration", {}).get("pauses", {}).items():
         if not 0 <= value <= 120:
@@ -209,7 +242,31 @@ def parse(text: str, path: Path | None = None) -> Config:
         camera=_camera(data.get("camera", {}), path, where),
         host_pin=pin,
         secure_cookies=host.get("secure_cookies", False),
+        network_name=name,
+        speech_output=output,
+        power=power,
     )
+
+
+def _power(table: Mapping[str, Any], where: _Locator) -> PowerConfig:
+    button = table.get("button")
+    if button is not None and button not in GPIO_PINS:
+        raise where.error(
+            ("power", "button"), f"pin {button} is not a GPIO pin: use BCM numbers 2 to 27"
+        )
+    hold = float(table.get("hold_seconds", 3.0))
+    if not HOLD_SECONDS[0] <= hold <= HOLD_SECONDS[1]:
+        raise where.error(
+            ("power", "hold_seconds"),
+            "hold_seconds is 1 to 30 seconds (long enough not to be pressed by accident)",
+        )
+    command = table.get("command", [])
+    if not all(isinstance(part, str) and part for part in command):
+        raise where.error(
+            ("power", "command"),
+            'command is a list of words, e.g. ["sudo", "-n", "/usr/bin/systemctl", "poweroff"]',
+        )
+    return PowerConfig(button, hold, tuple(command))
 
 
 def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> CameraConfig:
@@ -327,16 +384,21 @@ def _names(value: list[Any], where: _Locator) -> list[str]:
 
 
 def _no_pin_twice(
-    pairs: tuple[tuple[int, int], ...], leds: tuple[int, ...], where: _Locator
+    pairs: tuple[tuple[int, int], ...],
+    leds: tuple[int, ...],
+    power_button: int | None,
+    where: _Locator,
 ) -> None:
     seen: dict[int, str] = {}
-    uses: list[tuple[int, str, tuple[str, ...], int]] = []
+    uses: list[tuple[int, str, tuple[str, ...], int | None]] = []
     for i, (a, b) in enumerate(pairs):
         uses += [
             (a, f"seat {i + 1}'s A button", ("buttons", "pairs"), i),
             (b, f"seat {i + 1}'s B button", ("buttons", "pairs"), i),
         ]
     uses += [(pin, f"seat {i + 1}'s LED", ("buttons", "leds"), i) for i, pin in enumerate(leds)]
+    if power_button is not None:
+        uses.append((power_button, "the power button", ("power", "button"), None))
     for pin, use, key, item in uses:
         if pin in seen:
             raise where.error(

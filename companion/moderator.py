@@ -316,6 +316,7 @@ class Table:
         self._picture: JSON | None = None
         self._listeners: list[Callable[[JSON], None]] = []
         self._sand: _Sand | None = None
+        self._stopped = False
         self.seat_links = SeatLinks(self.journal)
 
     # -- starting and resuming ----------------------------------------------------------------
@@ -329,6 +330,7 @@ class Table:
         seed: int | None = None,
     ) -> None:
         """Start a game. Raises IllegalAction (bad options) and leaves the table as it was."""
+        self._refuse_if_stopped()
         game = game_for(title)
         seed = secrets.randbelow(2**31) if seed is None else seed
         state = game.new(options, seed)
@@ -436,6 +438,7 @@ class Table:
         """Apply, journal, then announce. Raises IllegalAction, NoGame or JournalError; in every
         such case nothing changed."""
         with self._lock:
+            self._refuse_if_stopped()
             running = self._require()
             state, events = running.game.apply(running.state, action)
             self.journal.append(running.entry.id, running.version + 1, action.to_json())
@@ -455,6 +458,8 @@ class Table:
         """A seat pressed A or B. Never raises for a rule problem: it answers with a message."""
         with self._lock:
             running = self._running
+            if self._stopped:
+                return PressResult(None)  # the table has been told it is shutting down
             if press.long and (running is None or not running.rules.long_presses):
                 return PressResult(None)  # the press itself was reported on the way down
             if running is None:
@@ -473,6 +478,18 @@ class Table:
                 log.error("%s", exc)
                 return self._tell([str(exc)])
             return PressResult(result.action, tuple(said))
+
+    def stop_play(self) -> None:
+        """Refuse every action from now on (the companion is shutting down) and stop the sand.
+        Everything accepted is in the journal already: the next start resumes from it, with
+        the same state."""
+        with self._lock:
+            self._stopped = True
+            self._stop_sand()
+
+    def _refuse_if_stopped(self) -> None:
+        if self._stopped:
+            raise IllegalAction("shutting_down")
 
     def explain(self, exc: IllegalAction) -> str:
         running = self._running
@@ -667,6 +684,7 @@ class Table:
         """New links for every seat of the running game (the host's "re-deal links"): the old
         ones stop working at once, and their pages are told so."""
         with self._lock:
+            self._refuse_if_stopped()
             running = self._require()
             if running.game.outcome(running.state) is not None:
                 raise IllegalAction("game_over")  # its links were spent when it ended

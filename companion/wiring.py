@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.address import PageAddress
 from companion.config import Config
 from companion.journal import Journal
 from companion.moderator import Table
@@ -26,8 +28,15 @@ class Companion:
     tessons: Any = None
     dice: Any = None  # companion.pip_dice.DiceDesk: game night's dice reader
     lock: Any = None  # web.auth.HostLock: the host PIN and the session cookies' key
+    shutdown: Any = None  # companion.power.Shutdown: the power button's and the host page's
+    power_button: Any = None  # hardware.button_box.PowerButton, when [power] button is set
+    page: Any = None  # PageAddress: where phones open the page
 
     def close(self) -> None:
+        if self.page is not None:
+            self.page.close()
+        if self.power_button is not None:
+            self.power_button.close()
         if self.dice is not None:
             self.dice.close()
             if self.dice.generated is not None:
@@ -43,9 +52,11 @@ class Companion:
         self.table.journal.close()
 
 
-def build(config: Config, speech: Any = None) -> Companion:
-    """Assemble everything. ``speech`` overrides the configured engine (tests pass one)."""
-    from hardware.button_box import ButtonBox, make_pin_factory
+def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda: None) -> Companion:
+    """Assemble everything. ``speech`` overrides the configured engine (tests pass one);
+    ``stop`` ends the server once a shutdown has been asked for and said."""
+    from companion.power import Shutdown
+    from hardware.button_box import ButtonBox, PowerButton, make_pin_factory
     from hardware.virtual_panel import VirtualPanel
     from voice.narrator import Narrator
     from voice.speech import choose_speech
@@ -54,6 +65,9 @@ def build(config: Config, speech: Any = None) -> Companion:
     from web.sse import Broadcaster
 
     if speech is None:
+        from voice.outputs import use_output
+
+        use_output(config.speech_output)
 
         def make_speech() -> Any:
             engine, warning = choose_speech(config.speech, config.speech_rate)
@@ -84,12 +98,22 @@ def build(config: Config, speech: Any = None) -> Companion:
         pin_factory=factory,
     )
     table.lights = buttons
+    shutdown = Shutdown(table, narrator, stop, config.power.command)
+    power_button = None
+    if config.power.button is not None:
+        power_button = PowerButton(
+            config.power.button,
+            config.power.hold_seconds,
+            lambda: shutdown.request("the power button"),
+            pin_factory=factory,
+        )
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)
     throws = open_throws(config, table, simulated)
     tessons = open_tessons(config, table, throws)
     dice = open_dice(config, table, throws)
     lock = HostLock.from_config(config.host_pin, config.data_dir, config.secure_cookies)
+    page = PageAddress.find(config)
     app = create_app(
         table,
         broadcaster,
@@ -99,14 +123,37 @@ def build(config: Config, speech: Any = None) -> Companion:
         tessons=tessons,
         lock=lock,
         dice=dice,
+        shutdown=shutdown,
+        page_address=page.urls,
     )
     table.resume()
-    if lock.generated:
-        # Said aloud once, to the room; never through the table, whose narration is public
-        # (the page, the snapshot) and never into the journal. The console shows it too (cli).
-        catalog = Catalog(config.language)
-        narrator.say(catalog.text("general.host_pin", digits=spoken_digits(lock.pin)), catalog.lang)
-    return Companion(config, table, app, narrator, buttons, simulated, throws, tessons, dice, lock)
+    catalog = Catalog(config.language)
+
+    def ready(name: str | None) -> None:
+        narrator.say(page.ready_sentence(catalog, name), catalog.lang)
+        if lock.generated:
+            # Said aloud once, to the room; never through the table, whose narration is public
+            # (the page, the snapshot) and never into the journal. The console shows it too.
+            narrator.say(
+                catalog.text("general.host_pin", digits=spoken_digits(lock.pin)), catalog.lang
+            )
+
+    page.publish(config.network_name, ready)
+    return Companion(
+        config,
+        table,
+        app,
+        narrator,
+        buttons,
+        simulated,
+        throws,
+        tessons,
+        dice,
+        lock,
+        shutdown,
+        power_button,
+        page,
+    )
 
 
 def open_throws(config: Config, table: Table, simulated: bool) -> Any:

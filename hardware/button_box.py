@@ -137,14 +137,45 @@ class ButtonBox:
         return self.pairs[press.seat][0 if press.button is Button.A else 1]
 
     def close(self) -> None:
-        """Release the pins. gpiozero stops each button's hold thread in turn and waits for it
-        to notice (up to 0.1 s each, and up to the hold time for a held button): a whole box
-        took seconds to close. Telling every thread to stop and waking it first, as gpiozero's
-        own shutdown does for the stopping part, makes closing immediate."""
-        for device in self._buttons:
-            thread = getattr(device, "_hold_thread", None)
-            if thread is not None:
-                thread.stopping.set()
-                getattr(thread, "holding", threading.Event()).set()
-        for device in (*self._buttons, *self._leds):
-            device.close()
+        close_devices((*self._buttons, *self._leds))
+
+
+class PowerButton:
+    """A button that shuts the companion down when held ``hold`` seconds (gpiozero's hold
+    thread: a chattering contact is not "held" until it has settled, and a shorter press does
+    nothing). Wired like a seat's button: pin to ground, the internal pull-up on."""
+
+    def __init__(
+        self, pin: int, hold: float, on_held: Callable[[], object], pin_factory: Any = None
+    ) -> None:
+        from gpiozero import Button as GpioButton
+
+        self.pin = pin
+        self._on_held = on_held
+        self._button = GpioButton(
+            pin, pull_up=True, bounce_time=None, hold_time=hold, pin_factory=pin_factory
+        )
+        self._button.when_held = self._held
+
+    def _held(self) -> None:
+        try:
+            self._on_held()
+        except Exception:
+            log.exception("the power button's long press could not be handled")
+
+    def close(self) -> None:
+        close_devices((self._button,))
+
+
+def close_devices(devices: Sequence[Any]) -> None:
+    """Release the pins. gpiozero stops each button's hold thread in turn and waits for it to
+    notice (up to 0.1 s each, and up to the hold time for a held button): a whole box took
+    seconds to close. Telling every thread to stop and waking it first, as gpiozero's own
+    shutdown does for the stopping part, makes closing immediate."""
+    for device in devices:
+        thread = getattr(device, "_hold_thread", None)
+        if thread is not None:
+            thread.stopping.set()
+            getattr(thread, "holding", threading.Event()).set()
+    for device in devices:
+        device.close()

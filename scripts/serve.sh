@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v aplay >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
     sudo_cmd=""; [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo -n"
-    $sudo_cmd apt-get update -qq && $sudo_cmd env DEBIAN_FRONTEND=noninteractive \
-      apt-get install -y -qq espeak-ng alsa-utils >/dev/null || true
+    { $sudo_cmd apt-get update -qq && $sudo_cmd env DEBIAN_FRONTEND=noninteractive \
+      apt-get install -y -qq espeak-ng alsa-utils >/dev/null; } || true
   else
     echo "For speech: sudo apt install espeak-ng alsa-utils (narration stays on the page until then)."
   fi

@@ -215,3 +215,51 @@ def test_a_wrong_host_setting_is_refused_at_its_line(text: str, line: int, hint:
 def test_a_refused_pin_is_not_repeated_in_the_message() -> None:
     error = refusal('[host]\npin = "98765432101234"\n')
     assert "98765432101234" not in str(error)
+
+
+# -- the appliance: the page's name, the voice's output, the power button ---------------------
+
+
+def test_the_appliance_keys_have_safe_defaults() -> None:
+    config = parse("")
+    assert config.network_name == "companion"
+    assert config.speech_output == "auto"
+    assert config.power.button is None  # no power button unless one is wired
+    assert config.power.command == ()  # the companion only stops: a laptop stays on
+
+
+def test_the_power_button_the_hold_and_the_command_are_read() -> None:
+    config = parse(
+        '[power]\nbutton = 3\nhold_seconds = 5\ncommand = ["sudo", "-n", "/usr/bin/systemctl", '
+        '"poweroff"]\n[voice]\noutput = "usb"\n[network]\nname = "jeux-2"\n'
+    )
+    assert (config.power.button, config.power.hold_seconds) == (3, 5.0)
+    assert config.power.command == ("sudo", "-n", "/usr/bin/systemctl", "poweroff")
+    assert (config.speech_output, config.network_name) == ("usb", "jeux-2")
+    assert parse('[network]\nname = ""\n').network_name == ""
+
+
+def test_the_power_button_cannot_share_a_seat_pin() -> None:
+    error = refusal("[buttons]\npairs = [[4, 17]]\n[power]\nbutton = 17\n")
+    assert error.line == 4
+    assert "pin 17 is used twice, by seat 1's B button and by the power button" in str(error)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        ("[power]\nbutton = 1\n", 2, "pin 1 is not a GPIO pin"),
+        ("[power]\nhold_seconds = 0.2\n", 2, "hold_seconds is 1 to 30 seconds"),
+        ('[power]\ncommand = ["sudo", ""]\n', 2, "command is a list of words"),
+        ('[power]\ncommand = "poweroff"\n', 2, "power.command must be a list"),
+        ('[network]\nname = "Companion.local"\n', 2, "lower-case letters, digits and hyphens"),
+        ('[network]\nname = "-companion"\n', 2, "not first or last"),
+        ('[voice]\noutput = "the speaker"\n', 2, "as `aplay -l` shows it"),
+    ],
+)
+def test_a_bad_appliance_key_is_refused_at_its_line_with_the_fix(
+    text: str, line: int, says: str
+) -> None:
+    error = refusal(text)
+    assert error.line == line
+    assert says in str(error)

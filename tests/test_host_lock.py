@@ -180,6 +180,8 @@ HOST_ROUTES = [
     Route("POST", "/api/dice/read", {}, game_night),  # the generated camera throws pip dice
     Route("POST", "/api/hourglass/pause", {}, a_turn_timed),
     Route("POST", "/api/hourglass/resume", {}, a_turn_paused),
+    Route("POST", "/api/power/off", {"confirm": True}, resistance),  # the table stops playing
+    Route("GET", "/api/host/address", None, resistance),
 ]
 POSTS = [r for r in HOST_ROUTES if r.method == "POST"]
 
@@ -531,7 +533,8 @@ def test_a_generated_pin_is_six_digits_said_once_and_kept_out_of_the_table(
         running.narrator.wait_idle(10)
         pin = running.lock.pin
         assert re.fullmatch(r"\d{6}", pin) and running.lock.generated
-        assert speech.said == [f"The host PIN is {spoken_digits(pin)}."]
+        assert speech.said[1:] == [f"The host PIN is {spoken_digits(pin)}."]  # after "ready"
+        assert speech.said[0].startswith("The companion is ready.")
         assert Browser(running).login(pin).status_code == 303
         assert pin not in json.dumps(running.table.snapshot())
         assert "PIN" not in json.dumps(running.table.snapshot())
@@ -544,7 +547,7 @@ def test_a_pin_from_the_config_is_never_said(tmp_path: Path) -> None:
     try:
         running.narrator.wait_idle(10)
         assert not running.lock.generated
-        assert speech.said == []
+        assert len(speech.said) == 1 and "PIN" not in speech.said[0]  # "ready", and no PIN
         assert Browser(running).login("97531").status_code == 303
     finally:
         running.close()
@@ -554,7 +557,8 @@ def test_the_pin_is_said_in_french_digit_by_digit(tmp_path: Path) -> None:
     running, speech = make(tmp_path, host_pin=None, language="fr")
     try:
         running.narrator.wait_idle(10)
-        assert speech.said == [f"Le code de l'hôte est {' '.join(running.lock.pin)}."]
+        assert speech.said[0].startswith("Le compagnon est prêt.")
+        assert speech.said[1:] == [f"Le code de l'hôte est {' '.join(running.lock.pin)}."]
     finally:
         running.close()
 

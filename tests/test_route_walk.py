@@ -388,6 +388,11 @@ def shows_links(rig: Rig, who: Audience, answer: Any) -> None:
     assert shown == rig.links()
 
 
+def shows_the_address(rig: Rig, who: Audience, answer: Any) -> None:
+    shown = answer.get_json()
+    assert shown["url"] in shown["urls"] and "<svg" in shown["qr_svg"]
+
+
 def shows_own_seat_page(rig: Rig, who: Audience, answer: Any) -> None:
     page = answer.get_data(as_text=True)
     assert who.token in page
@@ -416,6 +421,7 @@ POST_BODIES: dict[str, Callable[[Rig], dict[str, Any]]] = {
     "/api/hourglass/pause": lambda rig: {"json": {}},
     "/api/hourglass/resume": lambda rig: {"json": {}},
     "/api/host/seats/redeal": lambda rig: {"json": {}},
+    "/api/power/off": lambda rig: {"json": {"confirm": True}},  # a real one, refused by the guard
     "/api/seat/<token>/press": lambda rig: {"json": {"button": "A"}},
     "/api/seat/<token>/act": lambda rig: {"json": any_move(rig)},
     "/api/eleusis/check": lambda rig: {"json": {"rule": "card is red"}},
@@ -662,6 +668,9 @@ ROUTES: dict[str, Row] = {
     "/api/record": Row(get=HOST_ONLY, shows=shows_record),
     "/api/host/seats": Row(get=HOST_ONLY, shows=shows_links),
     "/api/host/seats/redeal": Row(post=HOST_POST, accept=host_redeals_the_links),
+    "/api/host/address": Row(get=HOST_ONLY, shows=shows_the_address),
+    # without {"confirm": true}: the walk goes on (tests/test_shutdown.py shuts down for good)
+    "/api/power/off": Row(post=HOST_POST, accept=host_is_let_through("/api/power/off", {})),
     "/api/eleusis/check": Row(post=HOST_POST, accept=host_checks_a_rule),
     "/seat/<token>": Row(get=SEAT_ONLY, shows=shows_own_seat_page),
     "/api/seat/<token>/state": Row(get=SEAT_ONLY, shows=shows_own_view),

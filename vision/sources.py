@@ -346,12 +346,17 @@ def open_source(
     )
 
 
+LOG_LEVEL_ERROR = 2  # OpenCV's cv::utils::logging::LOG_LEVEL_ERROR
+
+
 @contextlib.contextmanager
 def _quiet_opencv() -> Iterator[None]:
-    """OpenCV logs a warning for every device it fails to open; our error says it better."""
-    logging = cv2.utils.logging
+    """OpenCV logs a warning for every device it fails to open; our error says it better.
+    OpenCV 5 has ``cv2.utils.logging``; 4.x (4.11 on a Pi, held to the system's numpy 1) has
+    ``cv2.getLogLevel``/``setLogLevel`` only. Level 2 is ERROR in both."""
+    logging = getattr(cv2.utils, "logging", cv2)
     level = logging.getLogLevel()
-    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    logging.setLogLevel(LOG_LEVEL_ERROR)
     try:
         yield
     finally:

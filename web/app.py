@@ -61,7 +61,8 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 OPEN_POSTS = frozenset({"login", "logout"})  # POSTs that need the CSRF token but no session
 SEAT_POSTS = frozenset({"seat_press", "seat_act"})  # a phone's seat: its token, no session
 SEAT_HEADER = "X-Seat-Token"
-HOST_GETS = frozenset({"record", "host_seats"})  # reads for the host only: secrets, seat links
+# reads for the host only: secrets, seat links, the page's address
+HOST_GETS = frozenset({"record", "host_seats", "host_address"})
 QR_SCALE = 4
 SESSION_HOURS = 12  # a game evening; the cookie is re-signed (the clock restarts) on each visit
 MAX_BODY = 64 * 1024  # bytes: the largest action (a throw's dice) is a few kilobytes
@@ -94,6 +95,9 @@ def create_app(
     tessons: Any = None,
     lock: HostLock | None = None,
     dice: Any = None,
+    *,
+    shutdown: Any,
+    page_address: Any = None,
 ) -> Flask:
     """``lock`` holds the host PIN and the cookie key; without one, a PIN is generated (and
     the host page stays locked to whoever does not know it)."""
@@ -379,6 +383,30 @@ def create_app(
                 }
             )
         return out
+
+    @app.get("/api/host/address")
+    def host_address() -> Any:
+        """Where phones open the page: by name (mDNS) and by address, and a QR code of the
+        address (every phone reaches an address; not every one resolves a .local name)."""
+        import segno
+
+        urls, scan = page_address() if page_address is not None else ([], None)
+        if not urls:  # no network address known: the one this page was loaded from
+            urls, scan = [request.host_url], request.host_url
+        return jsonify(
+            {"urls": urls, "url": scan, "qr_svg": segno.make(scan, error="m").svg_inline(scale=6)}
+        )
+
+    @app.post("/api/power/off")
+    def power_off() -> Any:
+        """Stop the companion cleanly and power the computer off (the host's alone). The game is
+        in the journal: the next start resumes it. The body must say ``{"confirm": true}``:
+        no stray POST turns the table off."""
+        body = json_body()
+        if not (isinstance(body, dict) and body.get("confirm") is True):
+            return bad_request('to shut down, send {"confirm": true}')
+        shutdown.request("the host page")
+        return jsonify(table.snapshot())
 
     @app.get("/api/host/seats")
     def host_seats() -> Any:

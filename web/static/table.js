@@ -382,6 +382,35 @@ function setupSeatLinks() {
   });
 }
 
+// Where phones open the page: a QR code of its address, and the addresses as links.
+async function showAddress() {
+  const response = await fetch("/api/host/address", { credentials: "same-origin" });
+  if (!response.ok) return;
+  const address = await response.json();
+  $("address-qr").innerHTML = address.qr_svg;  // segno's SVG of address.url
+  $("address-links").replaceChildren(...address.urls.map((url) => {
+    const link = el("a", "", url);
+    link.href = url;
+    const li = el("li", "");
+    li.append(link);
+    return li;
+  }));
+}
+
+// Shut down: the game is saved; the companion stops and powers the computer off.
+function setupPower() {
+  $("power-off").addEventListener("click", async () => {
+    if (!window.confirm(t("power_off_confirm"))) return;
+    try {
+      await post("/api/power/off", { confirm: true });
+      $("power-status").textContent = t("power_off_sent");
+      $("power-off").disabled = true;
+    } catch (error) {
+      $("power-status").textContent = error.message;
+    }
+  });
+}
+
 // A page with a seat's token (seat.js) fetches and follows that seat's own view instead.
 if (!SEAT_TOKEN) {
   fetch("/api/state").then((r) => r.json()).then((snap) => {
@@ -392,4 +421,6 @@ if (!SEAT_TOKEN) {
 if (HOST) {
   setupHost();
   setupSeatLinks();
+  setupPower();
+  showAddress();
 }

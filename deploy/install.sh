@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# Install the tabletop companion on Raspberry Pi OS (Bookworm) or Debian, as a service started
+# at boot. From a clone of the repository:
+#
+#   sudo ./deploy/install.sh                       install; again after `git pull` to upgrade
+#   sudo ./deploy/install.sh --uninstall           remove it, keep the config and the journal
+#   sudo ./deploy/install.sh --uninstall --purge   remove everything, the journal too
+#
+# It installs the system packages (espeak-ng, alsa-utils, and picamera2 and lgpio where the
+# archives have them), a user `companion`, a virtual environment in /opt/tabletop-companion
+# that sees the system's picamera2, the config /etc/tabletop-companion/companion.toml (written
+# once, never overwritten), the data directory /var/lib/tabletop-companion (the journal; never
+# touched), a sudoers rule for the safe shutdown, and the systemd unit tabletop-companion.
+set -euo pipefail
+
+readonly NAME=tabletop-companion
+readonly SERVICE_USER=companion
+readonly PREFIX=/opt/$NAME
+readonly VENV=$PREFIX/venv
+readonly CONFIG_DIR=/etc/$NAME
+readonly CONFIG=$CONFIG_DIR/companion.toml
+readonly DATA_DIR=/var/lib/$NAME
+readonly UNIT=/etc/systemd/system/$NAME.service
+readonly SUDOERS=/etc/sudoers.d/$NAME
+readonly GROUPS_WANTED=(gpio video audio i2c spi render)
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+readonly SRC
+WORK="" # a scratch folder, removed on exit
+cleanup() { if [ -n "$WORK" ]; then rm -rf "$WORK"; fi; }
+trap cleanup EXIT
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+  sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+# Runs a command with its output kept aside; shows it only if the command fails.
+quietly() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    die "failed: $*"
+  fi
+  rm -f "$log"
+}
+
+# True when apt knows a version of this package it could install.
+apt_has() {
+  LC_ALL=C apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
+}
+
+# True when systemd is the running init (false in a chroot or a container without it).
+systemd_running() { [ -d /run/systemd/system ]; }
+
+install_packages() {
+  say "== System packages (apt)"
+  local packages=(python3-venv python3-pip espeak-ng alsa-utils sudo)
+  # On a Pi's first boot the package tools may be busy (updates): wait for them.
+  quietly apt-get -o DPkg::Lock::Timeout=300 update
+  if apt_has python3-picamera2; then
+    packages+=(python3-picamera2)
+  else
+    say "python3-picamera2 is not in this system's archives (not Raspberry Pi OS?):" \
+      "the camera will be used through OpenCV"
+  fi
+  if apt_has python3-lgpio; then
+    packages+=(python3-lgpio)
+  else
+    say "python3-lgpio is not in this system's archives (not Raspberry Pi OS?):" \
+      "gpiozero will use another pin library, or simulated pins"
+  fi
+  # --no-install-recommends: picamera2's recommends are a desktop (Qt, OpenGL) a Pi OS Lite
+  # does not need, as the picamera2 manual advises.
+  quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef \
+    -o Dpkg::Options::=--force-confold "${packages[@]}"
+  say "installed or up to date: ${packages[*]}"
+}
+
+create_user() {
+  say "== User $SERVICE_USER"
+  if id -u "$SERVICE_USER" >/dev/null 2>&1; then
+    say "user $SERVICE_USER exists"
+  else
+    useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
+      --shell /usr/sbin/nologin --comment "Tabletop companion" "$SERVICE_USER"
+    say "created the system user $SERVICE_USER"
+  fi
+  local group joined=()
+  for group in "${GROUPS_WANTED[@]}"; do
+    if getent group "$group" >/dev/null; then
+      usermod -a -G "$group" "$SERVICE_USER"
+      joined+=("$group")
+    fi
+  done
+  say "$SERVICE_USER is in the groups: ${joined[*]:-(none of ${GROUPS_WANTED[*]} exist here)}"
+}
+
+# The numpy that Debian's compiled modules were built against (picamera2 uses simplejpeg):
+# a numpy 2 from PyPI in the venv would shadow it and break `import picamera2` (picamera2
+# issues #1088, #1211). Empty when the system has no numpy.
+system_numpy() {
+  dpkg-query -W -f='${db:Status-Abbrev}' python3-numpy 2>/dev/null | grep -q '^ii' || return 0
+  python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true
+}
+
+install_venv() {
+  say "== The companion in $VENV"
+  install -d -m 0755 "$PREFIX"
+  # Kept across upgrades; made again only if it no longer runs (a new Python after a system
+  # upgrade) or cannot see the system's packages (picamera2, lgpio).
+  if [ -e "$VENV" ] && ! { "$VENV/bin/python" -c '' 2>/dev/null &&
+    grep -qx 'include-system-site-packages = true' "$VENV/pyvenv.cfg"; }; then
+    say "the virtual environment is broken or cannot see the system's packages: making it again"
+    rm -rf "$VENV"
+  fi
+  if [ ! -e "$VENV" ]; then
+    python3 -m venv --system-site-packages "$VENV"
+    say "created the virtual environment (it sees the system's packages)"
+  fi
+  # pip builds in the source folder: build from a copy, so the clone gets no root-owned files
+  # and may be deleted afterwards (the install is not editable).
+  WORK=$(mktemp -d)
+  mkdir "$WORK/src"
+  tar -C "$SRC" --exclude=./.git --exclude=./.venv --exclude=./build --exclude='*.egg-info' \
+    --exclude=__pycache__ -cf - . | tar -C "$WORK/src" -xf -
+  local constraint=() numpy
+  numpy=$(system_numpy)
+  if [ -n "$numpy" ]; then
+    printf 'numpy==%s\n' "$numpy" >"$WORK/constraints.txt"
+    constraint=(--constraint "$WORK/constraints.txt")
+    say "keeping the system's numpy $numpy (picamera2 is built against it)"
+    # A numpy of the venv's own (from an earlier install) would hide the system's.
+    if "$VENV/bin/python" -c \
+      'import sys, numpy; sys.exit(not numpy.__file__.startswith(sys.prefix))' 2>/dev/null; then
+      quietly "$VENV/bin/python" -m pip uninstall --disable-pip-version-check -y numpy
+    fi
+  fi
+  quietly "$VENV/bin/python" -m pip install --disable-pip-version-check --no-input \
+    --upgrade "${constraint[@]}" "$WORK/src"
+  say "installed $("$VENV/bin/python" -m pip show tabletop-companion 2>/dev/null |
+    sed -n 's/^Version: /tabletop-companion /p')"
+}
+
+install_files() {
+  say "== Config, data, shutdown rule and service"
+  install -d -m 0755 "$CONFIG_DIR"
+  if [ -e "$CONFIG" ]; then
+    say "kept your config $CONFIG"
+  else
+    install -m 0644 "$SRC/deploy/companion.toml" "$CONFIG"
+    say "wrote the config $CONFIG"
+  fi
+  if ! "$VENV/bin/companion" check-config "$CONFIG" >/dev/null 2>&1; then
+    say "WARNING: the companion refuses its config; see why with:"
+    say "  $VENV/bin/companion check-config $CONFIG"
+  fi
+  # Only the directory itself: the journal in it is never touched.
+  install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$DATA_DIR"
+  say "data (the journal) in $DATA_DIR"
+
+  local tmp
+  tmp=$(mktemp "/etc/sudoers.d/.$NAME.XXXXXX") # a name with a dot: sudo ignores it
+  cat "$SRC/deploy/sudoers" >"$tmp"
+  chmod 0440 "$tmp"
+  if ! visudo -cqf "$tmp" >/dev/null; then
+    rm -f "$tmp"
+    die "deploy/sudoers is not valid sudoers syntax: nothing changed in /etc/sudoers.d"
+  fi
+  mv -f "$tmp" "$SUDOERS"
+  say "$SERVICE_USER may run: sudo /usr/bin/systemctl poweroff ($SUDOERS)"
+
+  install -m 0644 "$SRC/deploy/$NAME.service" "$UNIT"
+  systemctl enable --quiet "$NAME"
+  if systemd_running; then
+    systemctl daemon-reload
+    systemctl restart "$NAME"
+    say "service $NAME enabled and (re)started"
+  else
+    say "service $NAME enabled for the next boot (systemd is not running here: not started)"
+  fi
+}
+
+page_address() {
+  # The name and port the config gives, through the companion's own config reader.
+  "$VENV/bin/python" - "$CONFIG" 2>/dev/null <<'EOF' || printf 'companion 80\n'
+import sys
+from companion.config import load
+config = load(sys.argv[1])
+print(config.network_name or "-", config.port)
+EOF
+}
+
+report() {
+  local name port suffix="" ip
+  read -r name port < <(page_address)
+  [ "$port" = 80 ] || suffix=":$port"
+  ip=$(hostname -I 2>/dev/null | awk '{print $1}')
+  if systemd_running; then
+    sleep 3
+    if ! systemctl is-active --quiet "$NAME"; then
+      say "WARNING: the service is not running; see why with: journalctl -u $NAME -n 50"
+    fi
+  fi
+  say ""
+  say "The tabletop companion is installed."
+  [ "$name" = - ] || say "  The page:  http://$name.local$suffix/"
+  [ -z "$ip" ] || say "  or:        http://$ip$suffix/   (host page: /host)"
+  say "  Config:    $CONFIG (then: sudo systemctl restart $NAME)"
+  say "  Check:     sudo -u $SERVICE_USER $VENV/bin/companion doctor --config $CONFIG"
+  say "  Logs:      journalctl -u $NAME -f"
+  say "  Upgrade:   git pull && sudo ./deploy/install.sh"
+  say "  Uninstall: sudo ./deploy/install.sh --uninstall   (keeps the config and the journal)"
+}
+
+uninstall() {
+  local purge=$1
+  say "== Removing the tabletop companion"
+  if [ -e "$UNIT" ] && command -v systemctl >/dev/null; then
+    if systemd_running; then
+      systemctl disable --now --quiet "$NAME" || true
+    else
+      systemctl disable --quiet "$NAME" || true
+    fi
+  fi
+  rm -f "$UNIT" "$SUDOERS"
+  rm -rf "$PREFIX"
+  if systemd_running; then
+    systemctl daemon-reload
+    systemctl reset-failed "$NAME" 2>/dev/null || true
+  fi
+  say "removed the service, the shutdown rule and $PREFIX"
+  if [ "$purge" = yes ]; then
+    rm -rf "$CONFIG_DIR" "$DATA_DIR"
+    if id -u "$SERVICE_USER" >/dev/null 2>&1; then userdel "$SERVICE_USER"; fi
+    if getent group "$SERVICE_USER" >/dev/null; then groupdel "$SERVICE_USER"; fi
+    say "removed the config $CONFIG_DIR, the journal $DATA_DIR and the user $SERVICE_USER"
+  else
+    say "kept the config $CONFIG_DIR, the journal $DATA_DIR and the user $SERVICE_USER"
+    say "(to remove them too: sudo $0 --uninstall --purge)"
+  fi
+  say "The system packages (espeak-ng, alsa-utils, ...) stay installed."
+}
+
+main() {
+  local mode=install purge=no arg
+  for arg in "$@"; do
+    case $arg in
+      --uninstall) mode=uninstall ;;
+      --purge) purge=yes ;;
+      -h | --help) usage; exit 0 ;;
+      *) usage >&2; die "unknown option: $arg" ;;
+    esac
+  done
+  if [ "$purge" = yes ] && [ "$mode" != uninstall ]; then
+    die "--purge goes with --uninstall: sudo $0 --uninstall --purge"
+  fi
+  [ "$(id -u)" -eq 0 ] || die "run it with sudo: sudo $0 $*"
+  if [ "$mode" = uninstall ]; then
+    uninstall "$purge"
+    return
+  fi
+  command -v apt-get >/dev/null ||
+    die "this installer is for Raspberry Pi OS or Debian (apt-get was not found)"
+  command -v systemctl >/dev/null ||
+    die "this installer needs systemd (systemctl was not found)"
+  if [ ! -f "$SRC/pyproject.toml" ] || [ ! -f "$SRC/deploy/$NAME.service" ]; then
+    die "run it from a clone of the repository: sudo ./deploy/install.sh"
+  fi
+
+  install_packages
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+    die "Python 3.11 or newer is needed, this system has $(python3 -V 2>&1):" \
+      "use Raspberry Pi OS Bookworm (or newer)"
+  create_user
+  install_venv
+  install_files
+  report
+}
+
+main "$@"
