@@ -156,6 +156,7 @@ def _serve(args: argparse.Namespace) -> int:
             ident="companion",
         )
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # closing is not to be cut short
         companion.close()
         companion.shutdown.power_off()  # when one was asked for: everything is closed by now
     return 0

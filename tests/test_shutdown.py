@@ -161,12 +161,7 @@ def test_the_power_off_command_runs_after_everything_is_closed_and_the_game_resu
 
     second = Built(tmp_path, command)
     try:
-        again = second.companion.table.snapshot()
-        assert (again["game_id"], again["version"], again["state"]) == (
-            state["game_id"],
-            state["version"],
-            state["state"],
-        )
+        assert where(second.companion.table.snapshot()) == where(state)
         assert not second.companion.shutdown.requested  # a new start: play goes on
     finally:
         second.companion.close()
@@ -195,16 +190,25 @@ def test_without_a_shutdown_asked_no_power_off_command_runs(tmp_path: Path) -> N
     assert not marker.exists()
 
 
+def serving_with_power_off(tmp_path: Path) -> tuple[Server, Path]:
+    """A real ``companion serve`` whose power-off command is the stand-in; and its marker."""
+    config = write_config(tmp_path)
+    command, marker = power_off_command(tmp_path, tmp_path / "data" / "journal.sqlite3")
+    with config.open("a", encoding="utf-8") as out:
+        out.write(f"\n[power]\ncommand = {json.dumps(list(command))}\n")
+    return Server(config, free_port()).start(), marker
+
+
+def where(snapshot: dict) -> tuple[object, ...]:
+    """A game's place: which game, how far, and its state."""
+    return snapshot["game_id"], snapshot["version"], snapshot["state"]
+
+
 @pytest.mark.slow
 def test_companion_serve_shut_down_from_the_host_page_powers_off_and_resumes(
     tmp_path: Path,
 ) -> None:
-    config = write_config(tmp_path)
-    journal = tmp_path / "data" / "journal.sqlite3"
-    command, marker = power_off_command(tmp_path, journal)
-    with config.open("a", encoding="utf-8") as out:
-        out.write(f"\n[power]\ncommand = {json.dumps(list(command))}\n")
-    server = Server(config, free_port()).start()
+    server, marker = serving_with_power_off(tmp_path)
     try:
         status, _ = server.post("/api/games", {"options": {"players": 5}, "names": NAMES})
         assert status == 201
@@ -217,30 +221,23 @@ def test_companion_serve_shut_down_from_the_host_page_powers_off_and_resumes(
         assert json.loads(marker.read_text()) == {"argv": ["poweroff"], "wal_left": False}
         assert "Shutting down." in server.output()
         server.start()
-        after = server.state()
-        assert (after["game_id"], after["version"], after["state"]) == (
-            before["game_id"],
-            before["version"],
-            before["state"],
-        )
+        assert where(server.state()) == where(before)
     finally:
         server.stop()
 
 
 @pytest.mark.slow
 def test_a_service_stop_closes_cleanly_without_powering_off(tmp_path: Path) -> None:
-    config = write_config(tmp_path)
-    journal = tmp_path / "data" / "journal.sqlite3"
-    command, marker = power_off_command(tmp_path, journal)
-    with config.open("a", encoding="utf-8") as out:
-        out.write(f"\n[power]\ncommand = {json.dumps(list(command))}\n")
-    server = Server(config, free_port()).start()
-    assert server.post("/api/games", {"options": {"players": 5}, "names": NAMES})[0] == 201
-    assert server.process is not None
-    server.process.terminate()  # SIGTERM, as `systemctl stop` sends
-    assert server.process.wait(timeout=15) == 0
+    server, marker = serving_with_power_off(tmp_path)
+    try:
+        assert server.post("/api/games", {"options": {"players": 5}, "names": NAMES})[0] == 201
+        assert server.process is not None
+        server.process.terminate()  # SIGTERM, as `systemctl stop` sends
+        assert server.process.wait(timeout=15) == 0
+    finally:
+        server.stop()
     assert not marker.exists()
-    assert not Path(str(journal) + "-wal").exists()  # the journal was closed, not cut
+    assert not (tmp_path / "data" / "journal.sqlite3-wal").exists()  # closed, not cut
 
 
 @pytest.mark.slow
