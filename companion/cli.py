@@ -110,12 +110,14 @@ def _serve(args: argparse.Namespace) -> int:
     assert isinstance(config, Config)
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     config = dataclasses.replace(config, **overrides)
+    companion = build(config, stop=lambda: os.kill(os.getpid(), signal.SIGTERM))
 
     def stop(*_: object) -> None:
+        # The live pages' streams end now: waitress waits up to 5 s for its threads to finish.
+        companion.broadcaster.close()
         raise SystemExit(0)  # in the main thread, out of waitress's loop, into ``finally``
 
     signal.signal(signal.SIGTERM, stop)  # systemd's stop, and the companion's own shutdown
-    companion = build(config, stop=lambda: os.kill(os.getpid(), signal.SIGTERM))
     mode = (
         "simulation: virtual button panel on the host page"
         if companion.simulated

@@ -31,6 +31,7 @@ class Companion:
     shutdown: Any = None  # companion.power.Shutdown: the power button's and the host page's
     power_button: Any = None  # hardware.button_box.PowerButton, when [power] button is set
     page: Any = None  # PageAddress: where phones open the page
+    broadcaster: Any = None  # web.sse.Broadcaster: the live pages' streams
 
     def close(self) -> None:
         if self.page is not None:
@@ -153,6 +154,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         shutdown,
         power_button,
         page,
+        broadcaster,
     )
 
 

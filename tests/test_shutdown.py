@@ -12,6 +12,7 @@ import json
 import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -232,10 +233,14 @@ def test_a_service_stop_closes_cleanly_without_powering_off(tmp_path: Path) -> N
     try:
         assert server.post("/api/games", {"options": {"players": 5}, "names": NAMES})[0] == 201
         assert server.process is not None
-        server.process.terminate()  # SIGTERM, as `systemctl stop` sends
-        assert server.process.wait(timeout=15) == 0
+        with urllib.request.urlopen(server.url + "/api/events", timeout=10) as page:
+            assert page.readline().startswith(b"retry:")  # a live page is open
+            server.process.terminate()  # SIGTERM, as `systemctl stop` sends
+            assert server.process.wait(timeout=15) == 0
     finally:
         server.stop()
+    # its stream was ended, not waited for (waitress gives up on a thread after 5 s)
+    assert "still running" not in server.output()
     assert not marker.exists()
     assert not (tmp_path / "data" / "journal.sqlite3-wal").exists()  # closed, not cut
 
