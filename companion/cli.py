@@ -103,6 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
     import dataclasses
 
     from companion.config import Config
+    from companion.journal import JOURNAL_ADVICE, JournalError
     from companion.wiring import build
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -110,7 +111,11 @@ def _serve(args: argparse.Namespace) -> int:
     assert isinstance(config, Config)
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     config = dataclasses.replace(config, **overrides)
-    companion = build(config, stop=lambda: os.kill(os.getpid(), signal.SIGTERM))
+    try:
+        companion = build(config, stop=lambda: os.kill(os.getpid(), signal.SIGTERM))
+    except JournalError as exc:
+        print(f"companion: {exc}\ncompanion: {JOURNAL_ADVICE[exc.reason]}", file=sys.stderr)
+        return 1
 
     def stop(*_: object) -> None:
         # The live pages' streams end now: waitress waits up to 5 s for its threads to finish.

@@ -6,8 +6,13 @@ Resuming a game is replaying its actions from the start.
 
 from __future__ import annotations
 
+import contextlib
+import enum
+import errno
 import json
+import os
 import sqlite3
+import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,8 +42,64 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
 """
 
 
+class Trouble(enum.Enum):
+    """Why the journal cannot be written, for a sentence the table understands
+    (``errors.journal_<value>`` in the catalogs)."""
+
+    FULL = "full"
+    READ_ONLY = "read_only"
+    FAILED = "failed"
+
+
+JOURNAL_ADVICE = {  # for the console, when the journal cannot even be opened at start
+    Trouble.FULL: "its disk is full: free some space, then start again",
+    Trouble.READ_ONLY: (
+        "its disk is read-only (an SD card failing turns read-only): check it with "
+        "`companion doctor`, or set data_dir to a writable folder"
+    ),
+    Trouble.FAILED: "check its disk with `companion doctor`, or set data_dir to another folder",
+}
+
+
 class JournalError(RuntimeError):
-    """The journal cannot be written: the game must refuse new actions rather than lose them."""
+    """The journal cannot be written: the game must refuse new actions rather than lose them.
+    ``reason`` says why, for the table's sentence; the text is for the log."""
+
+    def __init__(self, message: str, reason: Trouble = Trouble.FAILED) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    @property
+    def key(self) -> str:
+        return f"errors.journal_{self.reason.value}"
+
+
+_SQLITE_READONLY = 8  # sqlite3's primary result codes (Python has them as constants from 3.11
+_SQLITE_FULL = 13  # on, but not as names mypy knows on every version)
+
+
+def trouble(path: Path, exc: sqlite3.Error) -> Trouble:
+    """Why writing ``path`` failed. A full disk is SQLITE_FULL and a disk read-only at open time
+    SQLITE_READONLY; but a disk that turned read-only under an open journal (the kernel giving
+    up on a failing SD card, ``errors=remount-ro``) fails SQLite's writes with EROFS, which it
+    reports as a plain I/O error, and recent kernels mark such a disk ``emergency_ro`` without
+    the read-only flag ``statvfs`` shows. So the file system is asked by a write of its own."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code == _SQLITE_READONLY:
+        return Trouble.READ_ONLY
+    if code == _SQLITE_FULL:
+        return Trouble.FULL
+    try:
+        with tempfile.TemporaryFile(dir=path.parent) as probe:
+            probe.write(b"\0")
+            probe.flush()
+            os.fsync(probe.fileno())
+    except OSError as error:
+        if error.errno == errno.EROFS:
+            return Trouble.READ_ONLY
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return Trouble.FULL
+    return Trouble.FAILED
 
 
 @dataclass(frozen=True)
@@ -57,10 +118,19 @@ class Journal:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        if mode != "wal" and str(path) != ":memory:":
+            self._db.close()
+            raise JournalError(
+                f"the journal at {self.path} cannot use SQLite's WAL mode (it is in {mode} "
+                "mode), so a power cut could lose an action: put data_dir on a local disk"
+            )
 
     def close(self) -> None:
         with self._lock:
@@ -71,7 +141,12 @@ class Journal:
             try:
                 return self._db.execute(sql, args)
             except sqlite3.Error as exc:
-                raise JournalError(f"the journal at {self.path} cannot be written: {exc}") from exc
+                raise self._error(exc) from exc
+
+    def _error(self, exc: sqlite3.Error) -> JournalError:
+        return JournalError(
+            f"the journal at {self.path} cannot be written: {exc}", trouble(self.path, exc)
+        )
 
     def start_game(
         self, title: str, options: dict[str, Any], seed: int, setup: dict[str, Any]
@@ -107,8 +182,9 @@ class Journal:
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise JournalError(f"the journal at {self.path} cannot be written: {exc}") from exc
+                    with contextlib.suppress(sqlite3.Error):  # a read-only disk may refuse it too
+                        self._db.execute("ROLLBACK")
+                raise self._error(exc) from exc
 
     def seat_tokens(self, game_id: int) -> dict[int, str]:
         with self._lock:

@@ -35,7 +35,7 @@ from companion.journal import GameEntry, Journal, JournalError
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
-from companion.seat_input import Interpretation, Press, ignored
+from companion.seat_input import Button, Interpretation, Press, ignored
 from companion.seats_online import SeatLinks, actor
 from companion.timers import Cancel, call_later, in_background
 
@@ -264,6 +264,7 @@ def public_snapshot(
     state: Any = None,
     picture: JSON | None = None,
     hourglass: JSON | None = None,
+    camera_lost: bool = False,
 ) -> JSON:
     """Compose what the world may see from the public view and what was said aloud.
 
@@ -285,6 +286,7 @@ def public_snapshot(
         "message": message,
         "picture": picture,
         "hourglass": hourglass,
+        "camera_lost": camera_lost,
     }
 
 
@@ -314,6 +316,7 @@ class Table:
         self._narration: deque[str] = deque(maxlen=NARRATION_KEPT)
         self._message: str | None = None
         self._picture: JSON | None = None
+        self._camera_lost = False
         self._listeners: list[Callable[[JSON], None]] = []
         self._sand: _Sand | None = None
         self._stopped = False
@@ -476,7 +479,7 @@ class Table:
                 return self._tell([self.explain(exc)])
             except JournalError as exc:
                 log.error("%s", exc)
-                return self._tell([str(exc)])
+                return self._tell([self.refusal(exc)])
             return PressResult(result.action, tuple(said))
 
     def stop_play(self) -> None:
@@ -502,11 +505,37 @@ class Table:
         catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
         return catalog.text(key, **params)
 
+    def refusal(self, exc: JournalError) -> str:
+        """Why an action was refused when the journal could not take it (a full or read-only
+        disk), as a sentence for the table, in its language."""
+        return self.text(exc.key)
+
     def notice(self, text: str) -> None:
         """Say and show something that is not a game event (a camera that stopped...)."""
         with self._lock:
             self._speak([text])
             self._publish()
+
+    def camera_lost(self, lost: bool) -> None:
+        """The camera has stopped (``lost``) or is back: said once each way, and the pages
+        offer to enter by hand what the camera would have read while it is lost."""
+        with self._lock:
+            if lost == self._camera_lost:
+                return
+            self._camera_lost = lost
+            self._speak([self.text("camera.stopped" if lost else "camera.back")])
+            self._publish()
+
+    def show(self, text: str) -> None:
+        """Show, without saying, something that is not a game event: what the voice itself
+        cannot say (it has stopped), so that it never asks the narrator to speak."""
+        with self._lock:
+            self._remember(text)
+            self._publish()
+
+    def button_stuck(self, seat: int, button: Button) -> None:
+        """A seat's button has stayed down too long: say so, and send the seat to its phone."""
+        self.notice(self.text("general.button_stuck", seat=seat, button=button.value))
 
     def _tell(self, messages: list[str]) -> PressResult:
         self._speak(messages)
@@ -676,6 +705,7 @@ class Table:
                 self._message,
                 picture=self._picture,
                 hourglass=None if self._sand is None else self._sand.view(),
+                camera_lost=self._camera_lost,
             )
 
     # -- seats on phones ----------------------------------------------------------------------

@@ -11,7 +11,8 @@ first, then some of them thrown again, so the re-roll detection has work to do.
 
 The picture of the last reading is kept for the page (``jpeg``); its description, with the
 number of the throw it shows, goes into the table's public snapshot. A camera that is missing or
-stops never stops the evening: the table is told once, and the dice can be typed on the page.
+stops never stops the evening: the table is told once, the dice can be typed on the page, and
+a camera that stopped is picked up again when it returns (``companion.camera_loss``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import random
 import threading
 from typing import Any
 
+from companion.camera_loss import RETRY, until_back
 from companion.game import IllegalAction
 from companion.games.night import ReadDice
 from companion.games.night.dice import PipDie
@@ -54,6 +56,7 @@ class DiceDesk:
         self.camera = camera
         self.reader = reader
         self.generated = generated
+        self.retry = RETRY  # seconds between two tries of a camera that stopped
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
@@ -137,11 +140,14 @@ class DiceDesk:
             try:
                 # stopped (``stop``) when the table turns to another game or the evening ends
                 picture = self.camera.wait_for_throw(stop, None, reader=self.reader)
-            except (CameraUnavailable, UnreadableFrame) as exc:
+            except CameraUnavailable as exc:
                 log.warning("camera: %s", exc)
-                stopped = isinstance(exc, CameraUnavailable)
-                key = "camera.stopped" if stopped else "camera.unreadable"
-                self.table.notice(self.table.text(key))
+                if until_back(self.table, self.camera, stop, self.retry):
+                    continue
+                return
+            except UnreadableFrame as exc:
+                log.warning("camera: %s", exc)
+                self.table.notice(self.table.text("camera.unreadable"))
                 return  # said once; the host's "read the dice" tries again
             if picture is None or stop.is_set() or not self._on(game_id):
                 continue

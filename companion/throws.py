@@ -8,8 +8,9 @@ reading is taken again. The picture of the last reading is kept for the page, an
 description (where to fetch it, how table units map to its pixels) goes into the table's
 public snapshot: the dice lie face up, nothing in it is secret.
 
-A camera that is missing or stops never stops the game: the table is told, and the dice can
-still be typed (``companion oraklos``) or read again once the camera is back.
+A camera that is missing or stops never stops the game: the table is told, the host page offers
+to enter the throw by hand, and a camera that stopped is picked up again when it returns
+(``companion.camera_loss``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from companion.camera_loss import RETRY, until_back
 from companion.game import IllegalAction
 from companion.games.oraklos.dice import Color, Die
 from companion.games.oraklos.state import (
@@ -50,6 +52,7 @@ class ThrowDesk:
         self.table = table
         self.camera = camera
         self.expect = expect  # the generated camera of simulation: which dice to show
+        self.retry = RETRY  # seconds between two tries of a camera that stopped
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
@@ -126,16 +129,18 @@ class ThrowDesk:
         from vision.readings import UnreadableFrame
         from vision.sources import CameraUnavailable
 
-        try:
-            picture = self.camera.wait_for_throw(stop, None)
-        except CameraUnavailable as exc:
-            log.warning("camera: %s", exc)
-            self.table.notice(self.table.text("camera.stopped"))
-            return
-        except UnreadableFrame as exc:
-            log.warning("camera: %s", exc)
-            self.table.notice(self.table.text("camera.unreadable"))
-            return
+        while True:
+            try:
+                picture = self.camera.wait_for_throw(stop, None)
+                break
+            except CameraUnavailable as exc:
+                log.warning("camera: %s", exc)
+                if not until_back(self.table, self.camera, stop, self.retry):
+                    return
+            except UnreadableFrame as exc:
+                log.warning("camera: %s", exc)
+                self.table.notice(self.table.text("camera.unreadable"))
+                return
         if picture is None or stop.is_set() or not self._awaits(key):
             return
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,34 @@ class Companion:
         self.table.journal.close()
 
 
+class VoiceTrouble:
+    """Shows the table that its voice is missing (at start-up) or has stopped (mid-game), once
+    per run of failures (the narrator's ``on_failure``). Shown, never said: saying it would ask
+    the failing voice again. The narrator may fail before the table exists (its engine starts
+    in its own thread at once): the notice then waits for ``attach``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._table: Table | None = None
+        self._waiting: str | None = None
+
+    def __call__(self, at_start: bool) -> None:
+        key = "general.speech_missing" if at_start else "general.speech_failed"
+        with self._lock:
+            table = self._table
+            if table is None:
+                self._waiting = key
+                return
+        table.show(table.text(key))
+
+    def attach(self, table: Table) -> None:
+        with self._lock:
+            self._table = table
+            key, self._waiting = self._waiting, None
+        if key is not None:
+            table.show(table.text(key))
+
+
 def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda: None) -> Companion:
     """Assemble everything. ``speech`` overrides the configured engine (tests pass one);
     ``stop`` ends the server once a shutdown has been asked for and said."""
@@ -65,6 +94,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
     from web.auth import HostLock, spoken_digits
     from web.sse import Broadcaster
 
+    voice_trouble = VoiceTrouble()
     if speech is None:
         from voice.outputs import use_output
 
@@ -76,11 +106,12 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
                 log.warning(
                     "%s (%s)", Catalog(config.language).text("general.speech_missing"), warning
                 )
+                voice_trouble(at_start=True)
             return engine
 
-        narrator = Narrator(make_speech)
+        narrator = Narrator(make_speech, on_failure=voice_trouble)
     else:
-        narrator = Narrator(lambda: speech)
+        narrator = Narrator(lambda: speech, on_failure=voice_trouble)
     journal = Journal(config.journal_path)
     table = Table(
         journal,
@@ -90,6 +121,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         seat_names=config.seat_names,
         pauses=config.pauses,
     )
+    voice_trouble.attach(table)
     factory, simulated = make_pin_factory(config.pin_factory)
     buttons = ButtonBox(
         config.button_pairs,
@@ -97,6 +129,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         table.press,
         bounce=config.bounce_ms / 1000,
         pin_factory=factory,
+        on_stuck=table.button_stuck,
     )
     table.lights = buttons
     shutdown = Shutdown(table, narrator, stop, config.power.command)
@@ -162,9 +195,11 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
     """The overhead camera for thrown dice. A missing camera is said once in the log and the
     companion goes on without it (the host page says so when a throw is to be read); in
     simulation, "auto" falls back to the generated camera."""
+    from pathlib import Path
+
     from companion.throws import ThrowDesk
     from vision.calibration import Calibration, CalibrationError
-    from vision.sources import CameraUnavailable, open_source
+    from vision.sources import CameraUnavailable, open_source, parse_source
     from vision.throws import GeneratedThrowSource, ThrowCamera
 
     cam = config.camera
@@ -182,7 +217,11 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
             calibration = Calibration.load(cam.calibration)
         except (OSError, CalibrationError) as exc:
             log.warning("camera calibration not used (readings in pixels): %s", exc)
-    camera = ThrowCamera(source, calibration, cam.settle_frames)
+    generated = isinstance(source, GeneratedThrowSource)
+    # a camera (not a video or photos) that stops is opened afresh until it returns
+    camera_device = not generated and not isinstance(parse_source(cam.source), Path)
+    reopen = (lambda: open_source(cam.source, size)) if camera_device else None
+    camera = ThrowCamera(source, calibration, cam.settle_frames, reopen=reopen)
     expect = source.expect if isinstance(source, GeneratedThrowSource) else None
     log.info("camera: %s", source)
     return ThrowDesk(table, camera, expect)

@@ -12,6 +12,13 @@ at all, for the hold time, so a contact that chatters is not "held" until it has
 release before the hold time reports nothing more. The ordinary press is still reported at once,
 on the way down: a long press is a short press followed, if the finger stays, by the long one.
 Games that have no use for long presses ignore them (``GameRules.long_presses``).
+
+**Stuck button.** A button that stays down ``stuck`` seconds (10 s: ten times a long press) is
+reported once, as ``on_stuck(seat, button)``, so that the table can send that seat to its phone.
+The timer starts on every edge down and is cancelled by every edge up, so a chattering contact
+is never "stuck", however long it chatters. A stuck button's presses are ignored until it is
+truly released: until a press passes the debounce (the button was up, quiet, for ``bounce``
+seconds before it); a contact that only flickers while stuck neither plays nor is reported again.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from companion.seat_input import Button, Press
 log = logging.getLogger(__name__)
 
 HOLD = 1.0  # seconds button A must stay down to count as a long press
+STUCK = 10.0  # seconds a button must stay down to be reported stuck
 
 
 class Debouncer:
@@ -75,6 +83,8 @@ class ButtonBox:
         pin_factory: Any = None,
         clock: Callable[[], float] = time.monotonic,
         hold: float | None = HOLD,
+        stuck: float = STUCK,
+        on_stuck: Callable[[int, Button], object] | None = None,
     ) -> None:
         from gpiozero import LED
         from gpiozero import Button as GpioButton
@@ -82,10 +92,16 @@ class ButtonBox:
         self.pin_factory = pin_factory
         self.pairs = tuple(pairs)
         self.hold = hold
+        self.stuck = stuck
         self._on_press = on_press
+        self._on_stuck = on_stuck
         self._debouncer = Debouncer(bounce, clock)
         self._buttons: list[Any] = []
         self._leds: list[Any] = []
+        self._stuck_lock = threading.Lock()
+        self._stuck_timers: dict[Press, threading.Timer] = {}
+        self._stuck_now: set[Press] = set()
+        self._closed = False
         for seat, pins in enumerate(self.pairs):
             for button, pin in zip((Button.A, Button.B), pins, strict=True):
                 device = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
@@ -100,7 +116,10 @@ class ButtonBox:
 
     def _handler(self, press: Press, pressed: bool) -> Callable[[], None]:
         def handle() -> None:
+            self._time_stuck(press, pressed)
             if self._debouncer.edge(press, pressed):
+                with self._stuck_lock:
+                    self._stuck_now.discard(press)  # it was up, quiet: released, playing again
                 try:
                     self._on_press(press)
                 except Exception:
@@ -108,10 +127,44 @@ class ButtonBox:
 
         return handle
 
+    def _time_stuck(self, press: Press, pressed: bool) -> None:
+        """Every edge down starts the stuck timer afresh; every edge up stops it."""
+        with self._stuck_lock:
+            timer = self._stuck_timers.pop(press, None)
+            if timer is not None:
+                timer.cancel()
+            if pressed and not self._closed:
+                timer = threading.Timer(self.stuck, self._stayed_down, (press,))
+                timer.name = f"stuck seat {press.seat} {press.button.value}"
+                timer.daemon = True
+                self._stuck_timers[press] = timer
+                timer.start()
+
+    def _stayed_down(self, press: Press) -> None:
+        with self._stuck_lock:
+            if self._stuck_timers.get(press) is not threading.current_thread():
+                return  # an edge came after all; its own timer decides
+            del self._stuck_timers[press]
+            if press in self._stuck_now or self._closed:
+                return
+            self._stuck_now.add(press)
+        log.warning("seat %d's %s button is stuck down", press.seat + 1, press.button.value)
+        if self._on_stuck is not None:
+            try:
+                self._on_stuck(press.seat, press.button)
+            except Exception:
+                log.exception("a stuck button could not be reported; the game goes on")
+
+    def is_stuck(self, seat: int, button: Button) -> bool:
+        with self._stuck_lock:
+            return Press(seat, button) in self._stuck_now
+
     def _held(self, press: Press) -> Callable[[], None]:
         """Called by gpiozero's hold thread once the button has stayed down ``hold`` seconds."""
 
         def handle() -> None:
+            if self.is_stuck(press.seat, press.button):
+                return
             try:
                 self._on_press(press)
             except Exception:
@@ -137,6 +190,11 @@ class ButtonBox:
         return self.pairs[press.seat][0 if press.button is Button.A else 1]
 
     def close(self) -> None:
+        with self._stuck_lock:
+            self._closed = True
+            for timer in self._stuck_timers.values():
+                timer.cancel()
+            self._stuck_timers.clear()
         close_devices((*self._buttons, *self._leds))
 
 

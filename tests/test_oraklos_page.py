@@ -14,8 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 from browser import assert_not_reloaded, open_page, text, wait
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -291,3 +294,47 @@ def test_an_oraklos_game_in_french_shows_french_words(server: Server, driver: We
     assert text(driver, "o-read") == "Lire le lancer"
     card = driver.find_element(By.CSS_SELECTOR, "#o-seats .wish-card")
     assert card.get_attribute("title").startswith("carte souhait : ")
+
+
+def test_when_the_camera_stops_the_host_enters_the_throw_by_hand(
+    tmp_path: Path, driver: WebDriver
+) -> None:
+    """The camera (a video of an empty tray that ends: a camera pulled out) stops as the throw is
+    awaited: the host page opens the entry by hand by itself; dice laid there make the throw."""
+    video = tmp_path / "tray.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for _ in range(3):
+        writer.write(np.zeros((48, 64, 3), np.uint8))
+    writer.release()
+    server = start_server(tmp_path / "server", camera=str(video))
+    try:
+        open_page(driver, server, "/host")
+        start_oraklos(driver)
+        wait(driver, lambda d: d.find_element(By.ID, "o-hand-panel").is_displayed(), "by hand")
+        assert server.state()["camera_lost"] is True
+        area = driver.find_element(By.ID, "o-hand-table")
+        width, height = area.size["width"], area.size["height"]
+
+        def lay(color: str, fx: float, fy: float) -> None:
+            press(driver, By.CSS_SELECTOR, f"#o-hand-colors button.color.{color}")
+            ActionChains(driver).move_to_element_with_offset(
+                area, int((fx - 0.5) * width), int((fy - 0.5) * height)
+            ).click().perform()
+
+        lay("blue", 0.25, 0.5)
+        lay("red", 0.5, 0.25)
+        lay("black", 0.75, 0.75)
+        hand = "#o-hand-table .die"
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, hand)) == 3, "3 dice laid")
+        press(driver, By.CSS_SELECTOR, f'{hand}[data-index="1"]')  # the red one, taken away
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, hand)) == 2, "2 dice laid")
+        assert text(driver, "o-hand-send") == "Enter the throw (2 dice)"
+        click(driver, "o-hand-send")
+        wait(driver, lambda d: len(dice_shown(d)) == 2, "the 2 dice on the board")
+        table = state(server)["table"]
+        assert [d["color"] for d in table] == ["blue", "black"]
+        assert abs(table[0]["x"] - 150) < 15 and abs(table[0]["y"] - 200) < 15
+        assert abs(table[1]["x"] - 450) < 15 and abs(table[1]["y"] - 300) < 15
+        assert not driver.find_element(By.ID, "o-hand-panel").is_displayed()
+    finally:
+        server.stop()

@@ -118,6 +118,10 @@ class ThrowCamera:
 
     ``live`` says whether the source shows motion (a camera, a video); by default image files,
     image folders and ``GeneratedThrowSource`` are still and every other source is live.
+
+    ``reopen`` opens the source afresh (``open_source`` with the config's value): once the
+    source has stopped (a camera unplugged or knocked loose), every read first tries it, so the
+    camera is picked up again when it returns; until then reads raise ``CameraStopped``.
     """
 
     def __init__(
@@ -128,6 +132,7 @@ class ThrowCamera:
         reader: Reader = read_cubes,
         *,
         live: bool | None = None,
+        reopen: Callable[[], FrameSource] | None = None,
     ) -> None:
         if settle_frames < 1:
             raise ValueError("settle_frames must be at least 1 ([camera] settle_frames)")
@@ -136,6 +141,8 @@ class ThrowCamera:
         self.settle_frames = settle_frames
         self.reader = reader
         self.live = _is_live(source) if live is None else live
+        self._reopen = reopen
+        self._stopped = False  # the source stopped: open it afresh before the next read
         self._lock = threading.Lock()
 
     @property
@@ -222,19 +229,42 @@ class ThrowCamera:
     def _description(self) -> str:
         return "the camera" if self.source is None else self.source.description
 
+    def back(self) -> bool:
+        """Whether the camera gives frames (again, once it had stopped): a frame is taken."""
+        try:
+            self._grab()
+        except UnreadableFrame:
+            return True  # a frame, if a bad one: the camera is there
+        except CameraUnavailable:
+            return False
+        return True
+
     def _grab(self) -> tuple[float, np.ndarray]:
         if self.source is None:
             raise CameraUnavailable(NO_SOURCE)
         with self._lock:
+            if self._stopped and self._reopen is not None:
+                self._open_again()
             try:
                 frame = self.source.read()
             except CameraStopped as exc:
+                self._stopped = True
                 raise CameraStopped(f"the throw camera stopped: {exc}") from exc
             except UnreadableFrame as exc:
                 raise UnreadableFrame(
                     f"{exc}: remove or replace that picture, or set [camera] source to a camera"
                 ) from exc
             return time.time(), frame
+
+    def _open_again(self) -> None:
+        assert self._reopen is not None and self.source is not None
+        try:
+            source = self._reopen()
+        except CameraUnavailable as exc:
+            raise CameraStopped(f"the throw camera stopped and is not back: {exc}") from None
+        self.source.close()
+        self.source = source
+        self._stopped = False
 
 
 def rectify(frame: np.ndarray, calibration: Calibration) -> tuple[np.ndarray, float]:

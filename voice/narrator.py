@@ -3,6 +3,12 @@
 Callers never wait for speech: ``say`` and ``script`` only queue, so a button pressed while the
 companion talks is handled at once. A script is queued whole, so no other line can fall between
 its lines. Pauses are exactly the lengths given (``sleep`` is injected so tests need not wait).
+
+**When the voice fails.** A line that cannot be spoken (espeak-ng removed, aplay failing, the
+engine raising) is skipped, and the narration goes on: every line is on the page already. The
+narrator calls ``on_failure(at_start)`` once for a run of such failures (``at_start``: the engine
+did not even start), not once per line; a line spoken fine ends the run, so a later failure is
+reported again.
 """
 
 from __future__ import annotations
@@ -26,9 +32,12 @@ class Narrator:
         self,
         make_speech: Callable[[], Speech] = ConsoleSpeech,
         sleep: Callable[[float], None] = time.sleep,
+        on_failure: Callable[[bool], object] | None = None,
     ) -> None:
         self._make_speech = make_speech
         self._sleep = sleep
+        self._on_failure = on_failure
+        self._failing = False  # in a run of lines that could not be spoken
         self._queue: queue.Queue[_Queued | None] = queue.Queue()
         self._idle = threading.Event()
         self._idle.set()
@@ -73,6 +82,7 @@ class Narrator:
             self.failures += 1
             log.exception("the speech engine does not start; narrating to the console")
             speech = ConsoleSpeech()
+            self._voice_failed(at_start=True)
         while True:
             item = self._queue.get()
             if item is None:
@@ -86,13 +96,31 @@ class Narrator:
                     self._idle.set()
 
     def _perform(self, speech: Speech, what: Line | Pause | Cue, lang: str) -> None:
-        try:
-            if isinstance(what, Line):
+        if isinstance(what, Line):
+            try:
                 speech.speak(what.text, lang)
-            elif isinstance(what, Pause):
+            except Exception:
+                self.failures += 1
+                log.exception("narration failed: a line was not spoken; it goes on as text")
+                self._voice_failed(at_start=False)
+            else:
+                self._failing = False
+            return
+        try:
+            if isinstance(what, Pause):
                 self._sleep(what.seconds)
             else:
                 what.callback()
         except Exception:
             self.failures += 1
             log.exception("narration failed; the game goes on")
+
+    def _voice_failed(self, at_start: bool) -> None:
+        if self._failing:
+            return
+        self._failing = True
+        if self._on_failure is not None:
+            try:
+                self._on_failure(at_start)
+            except Exception:
+                log.exception("the voice's failure could not be reported")

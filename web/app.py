@@ -324,7 +324,7 @@ def create_app(
         except IllegalAction as exc:
             return error(400, table.explain(exc))
         except JournalError as exc:
-            return error(503, str(exc))
+            return error(503, table.refusal(exc))
         return jsonify(table.snapshot()), 201
 
     @app.post("/api/press")
@@ -421,7 +421,7 @@ def create_app(
         except IllegalAction as exc:
             return error(409, table.explain(exc))
         except JournalError as exc:
-            return error(503, str(exc))
+            return error(503, table.refusal(exc))
         return jsonify(seat_links())
 
     @app.get("/seat/<token>")
@@ -495,7 +495,7 @@ def create_app(
         except NoGame:
             return no_seat()
         except JournalError as exc:
-            return error(503, str(exc))
+            return error(503, table.refusal(exc))
         return jsonify(after_seat_move(token, seat))
 
     def after_seat_move(token: str, seat: int) -> dict[str, Any]:
@@ -563,7 +563,7 @@ def create_app(
         except (CameraUnavailable, UnreadableFrame) as exc:
             return error(503, str(exc))
         except JournalError as exc:
-            return error(503, str(exc))
+            return error(503, table.refusal(exc))
         return jsonify(table.snapshot())
 
     @app.post("/api/eleusis/check")

@@ -22,6 +22,7 @@ const pick = {
   nameSeat: null, nameCard: null,
   drawSeat: null,
   countsKey: "",
+  hand: { open: false, offered: false, color: "red", dice: [] },  // a throw entered by hand
 };
 let oSnap = null;  // the snapshot last drawn, for the handlers
 
@@ -582,11 +583,73 @@ function renderControls(snap, s) {
   $("o-read-hint").textContent = s.phase === "throw" ? t("read_hint") : "";
   $("o-mode").hidden = !canPick;
   $("o-mode").textContent = t(pick.correcting ? "pick_for_claim" : "correct_dice");
+  renderHandPanel(snap, s);
   renderDrawPanel(snap, s);
   renderDicePanel(snap, s);
   renderMarkerPanel(snap, s);
   renderClaimPanel(snap, s);
   renderNamePanel(snap, s);
+}
+
+// -- host: a throw entered by hand ---------------------------------------------------------------
+
+// When there is no camera, or it stopped (offered at once then), the host lays the dice on a
+// plain table as they lie: a tap lays a die of the chosen colour, a tap on a die takes it away.
+const HAND_SIZE = 16;  // mm: an Oraklos die; the plain table is the 600 x 400 mm play area
+
+function renderHandPanel(snap, s) {
+  const hand = pick.hand;
+  const throwing = s.phase === "throw";
+  if (!throwing) hand.dice = [];
+  if (throwing && snap.camera_lost && !hand.offered) hand.open = true;
+  hand.offered = throwing && !!snap.camera_lost;
+  $("o-hand").hidden = !throwing;
+  $("o-hand").textContent = t(hand.open ? "hand_close" : "hand_open");
+  $("o-hand-panel").hidden = !throwing || !hand.open;
+  if ($("o-hand-panel").hidden) return;
+  $("o-hand-colors").replaceChildren(...O_COLORS.map((color) => {
+    const button = el("button", "color " + color, colorWord(color));
+    button.type = "button";
+    button.setAttribute("aria-pressed", hand.color === color ? "true" : "false");
+    button.addEventListener("click", () => {
+      hand.color = color;
+      renderOraklos(oSnap);
+    });
+    return button;
+  }));
+  const side = HAND_SIZE, half = side / 2;
+  $("o-hand-table").replaceChildren(...hand.dice.map((die, i) => {
+    const g = svg("g", { class: `die ${die.color}${die.hole ? " hole" : ""}`, "data-index": i,
+      transform: `translate(${die.x} ${die.y})` });
+    g.append(svg("rect", { class: "outline", x: -half, y: -half, width: side, height: side }));
+    if (die.hole) g.append(svg("circle", { class: "ring", r: side * 0.2 }));
+    return g;
+  }));
+  $("o-hand-send").textContent = t("hand_send", { dice: hand.dice.length });
+  $("o-hand-send").disabled = !hand.dice.length;
+}
+
+function onHandTap(event) {
+  const hand = pick.hand;
+  const g = event.target.closest(".die");
+  if (g) {
+    hand.dice.splice(Number(g.dataset.index), 1);
+  } else {
+    const area = $("o-hand-table");
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(area.getScreenCTM().inverse());
+    hand.dice.push({ x: round2(point.x), y: round2(point.y), size: HAND_SIZE, angle: 0, color: hand.color,
+      hole: $("o-hand-hole").checked });
+  }
+  $("o-hand-error").textContent = "";
+  renderOraklos(oSnap);
+}
+
+async function sendHand() {
+  if (await act({ kind: "throw", dice: pick.hand.dice }, "o-hand-error")) {
+    pick.hand.dice = [];
+    pick.hand.open = false;
+    renderOraklos(oSnap);
+  }
 }
 
 // Fills a <select> with seats, keeping the host's choice while it is still offered.
@@ -761,6 +824,16 @@ function setupOraklosHost() {
     if (await act({ kind: "remove_die", index: pick.menu.index }, "o-menu-error")) closeMenu();
   });
   $("o-read").addEventListener("click", readThrow);
+  $("o-hand").addEventListener("click", () => {
+    pick.hand.open = !pick.hand.open;
+    renderOraklos(oSnap);
+  });
+  $("o-hand-table").addEventListener("click", onHandTap);
+  $("o-hand-send").addEventListener("click", sendHand);
+  $("o-hand-clear").addEventListener("click", () => {
+    pick.hand.dice = [];
+    renderOraklos(oSnap);
+  });
   $("o-mode").addEventListener("click", () => {
     pick.correcting = !pick.correcting;
     pick.dice = [];

@@ -1,0 +1,28 @@
+"""A camera that stops in the middle of a game (unplugged, knocked loose, its cable failing).
+
+The desks that watch throws (Oraklos, game night) hand the table over to ``until_back``: the
+table says once that the camera stopped, and its pages offer to enter by hand what the camera
+would have read (``camera_lost`` in the snapshot). The camera is tried every ``RETRY`` seconds
+(``ThrowCamera.back`` opens it afresh); once it gives frames again the table says so and the
+desk watches again. Nothing waits on it meanwhile: the game goes on by hand.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from companion.moderator import Table
+
+RETRY = 2.0  # seconds between two tries of a camera that stopped
+
+
+def until_back(table: Table, camera: Any, stop: threading.Event, retry: float = RETRY) -> bool:
+    """Tell ``table`` its camera stopped, then wait until ``camera`` gives frames again (True:
+    the table is told it is back) or ``stop`` is set (False)."""
+    table.camera_lost(True)
+    while not stop.wait(retry):
+        if camera.back():
+            table.camera_lost(False)
+            return True
+    return False

@@ -1,0 +1,173 @@
+"""The overhead camera stops in the middle of a game, and comes back (issue 12).
+
+The camera is OpenCV's own ``VideoCapture`` reading a video of real photos of thrown dice: a
+video that ends is exactly what a camera pulled out of its socket looks like to the companion
+(``read`` gives no frame). While it is away, opening it afresh fails (the file is not there);
+it "returns" when the file appears. Game night's dice desk watches throughout, as at a table.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from serving import PIN, ROOT, host_client
+
+from companion.config import CameraConfig, Config
+from companion.narration.catalog import Catalog
+from companion.pip_dice import DiceDesk
+from companion.wiring import Companion, build
+from vision.die_colors import read_pips_in_color
+from vision.sources import CameraStopped, VideoCaptureSource, open_source, read_image
+from vision.synthetic import PHOTOS
+from vision.throws import ThrowCamera
+from voice.speech import ConsoleSpeech
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from vision_pips import load_labels
+
+# photos the pip reader reads entirely right (as in tests/test_night_dice.py)
+FIRST, SECOND = "IMG_20191209_095342.jpg", "IMG_20191209_100131.jpg"
+SIZE = (960, 720)
+SETTLE = 3
+EN = Catalog("en")
+STOPPED, BACK = EN.text("camera.stopped"), EN.text("camera.back")
+
+
+def video(path: Path, *photos: str) -> Path:
+    """A video of hands over the tray (dark frames), then each photo held still."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, SIZE)
+    assert writer.isOpened()
+    for name in photos:
+        still = cv2.resize(read_image(PHOTOS / "images" / name), SIZE)
+        for _ in range(2):
+            writer.write(np.zeros_like(still))
+        for _ in range(SETTLE + 2):
+            writer.write(still)
+    writer.release()
+    return path
+
+
+def pip_values(photo: str) -> list[int]:
+    return sorted(die[0] for die in load_labels(PHOTOS)[photo])
+
+
+def eventually(check: Callable[[], bool], what: str, seconds: float = 20) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, f"never: {what}"
+        time.sleep(0.02)
+
+
+@pytest.fixture
+def table_with_camera(tmp_path: Path) -> Iterator[tuple[Companion, DiceDesk, Path]]:
+    """A companion without a camera of its own, given game night's desk on the video camera;
+    ``replugged``: the file the camera reopens, absent at first."""
+    companion = build(
+        Config(
+            data_dir=tmp_path / "data",
+            pin_factory="mock",
+            speech="console",
+            host_pin=PIN,
+            camera=CameraConfig(source=str(tmp_path / "no-camera")),
+        ),
+        speech=ConsoleSpeech(io.StringIO()),
+    )
+    replugged = tmp_path / "replugged.avi"
+    camera = ThrowCamera(
+        VideoCaptureSource(video(tmp_path / "first.avi", FIRST)),
+        None,
+        SETTLE,
+        live=True,
+        reopen=lambda: open_source(str(replugged)),
+    )
+    desk = DiceDesk(companion.table, camera)
+    desk.retry = 0.05
+    yield companion, desk, replugged
+    desk.close()
+    camera.close()
+    companion.close()
+
+
+def throws(companion: Companion) -> list[list[int]]:
+    state = companion.table.snapshot()["state"]
+    return [sorted(t["values"]) for t in state["dice"]["history"]]
+
+
+def narration(companion: Companion) -> list[str]:
+    return list(companion.table.snapshot()["narration"])
+
+
+def test_a_camera_that_stops_is_said_once_entered_by_hand_and_picked_up_when_back(
+    table_with_camera: tuple[Companion, DiceDesk, Path],
+) -> None:
+    companion, _, replugged = table_with_camera
+    host = host_client(companion.app, PIN)
+    start = {"game": "night", "options": {"players": 2}, "names": ["Ada", "Bea"]}
+    assert host.post("/api/games", json=start).status_code == 201
+    eventually(lambda: len(throws(companion)) == 1, "the first throw read")
+
+    # the camera stops: said once, however many times it is tried meanwhile
+    eventually(lambda: companion.table.snapshot()["camera_lost"], "the camera seen lost")
+    time.sleep(0.5)  # some ten tries of the camera, every one failing
+    assert narration(companion).count(STOPPED) == 1
+
+    # the game goes on by hand
+    typed = {"kind": "read_dice", "dice": [{"value": 6}, {"value": 2}]}
+    assert host.post("/api/act", json=typed).status_code == 200
+    assert throws(companion)[-1] == [2, 6]
+
+    # the camera returns: said, and the next throw is read by it again
+    video(replugged.with_suffix(".tmp.avi"), SECOND).rename(replugged)
+    eventually(lambda: BACK in narration(companion), "the camera said back")
+    eventually(lambda: len(throws(companion)) == 3, "a throw read by the camera that returned")
+    assert narration(companion).count(BACK) == 1
+    assert throws(companion) == [pip_values(FIRST), [2, 6], pip_values(SECOND)]
+    snap = companion.table.snapshot()
+    assert snap["picture"]["throw"] == 3
+
+
+def test_a_stopped_camera_is_opened_afresh_on_every_read_until_it_returns(
+    tmp_path: Path,
+) -> None:
+    replugged = tmp_path / "replugged.avi"
+    with ThrowCamera(
+        VideoCaptureSource(video(tmp_path / "first.avi", FIRST)),
+        None,
+        SETTLE,
+        live=True,
+        reopen=lambda: open_source(str(replugged)),
+    ) as camera:
+        for _ in range(2 + SETTLE + 2):
+            assert camera.back()
+        with pytest.raises(CameraStopped, match="stopped"):
+            camera.read_now()
+        with pytest.raises(CameraStopped, match="not back"):
+            camera.read_now()
+        assert not camera.back()
+        video(replugged, SECOND)
+        assert camera.back() and camera.back()  # reopened: the two dark frames
+        picture = camera.read_now(reader=read_pips_in_color)
+        assert sorted(d.value for d in picture.dice) == pip_values(SECOND)
+
+
+def test_without_a_way_to_reopen_it_a_stopped_source_stays_stopped(tmp_path: Path) -> None:
+    with ThrowCamera(
+        VideoCaptureSource(video(tmp_path / "first.avi", FIRST)), None, SETTLE, live=True
+    ) as camera:
+        for _ in range(2 + SETTLE + 2):
+            camera.back()
+        assert not camera.back()
+        assert not camera.back()
+
+
+def test_the_camera_sentences_exist_in_french() -> None:
+    fr = Catalog("fr")
+    assert fr.text("camera.stopped").startswith("La caméra s'est arrêtée")
+    assert fr.text("camera.back").startswith("La caméra est revenue")
