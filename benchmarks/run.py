@@ -4,7 +4,8 @@
 
 Figures: engine actions per second, an accepted action's journal write (SQLite, WAL,
 synchronous=FULL), the time from a press on the HTTP panel to the SSE event at a client on
-loopback, speech synthesis per sentence (espeak-ng to WAV), and start-up of `companion --help`.
+loopback, speech synthesis per sentence (espeak-ng to WAV), start-up of `companion --help`, and
+start-up of `companion serve` up to its first answer (and how that splits: imports, ``build``).
 Numbers are for the machine they ran on; a Raspberry Pi 4 is roughly 5 times slower.
 """
 
@@ -249,6 +250,104 @@ def bench_startup() -> str:
     return f"| `companion --help` start-up | median {median:.0f} ms | 5 runs |"
 
 
+SERVE_CONFIG = """\
+data_dir = "{data_dir}"
+[voice]
+engine = "console"
+[buttons]
+pin_factory = "mock"
+[camera]
+source = "{camera}"
+[host]
+pin = "{pin}"
+"""
+
+# What ``companion serve`` does before it answers, split in two, in a fresh interpreter: the
+# imports of the command and its wiring, then ``build`` (the journal, the pins, the camera, the
+# Flask app, and what they import on the way: Flask, OpenCV...), then waitress's import.
+SERVE_PARTS = """\
+import json, sys, time
+start = time.perf_counter()
+from companion.cli import _load_config
+from companion.wiring import build
+imported = time.perf_counter()
+companion = build(_load_config(sys.argv[1]), stop=lambda: None)
+built = time.perf_counter()
+from waitress import serve
+done = time.perf_counter()
+companion.close()
+parts = {"import": imported - start, "build": built - imported, "waitress": done - built}
+print("PARTS", json.dumps(parts), flush=True)
+"""
+
+
+def serve_once(config: Path) -> float:
+    """Seconds from launching ``companion serve`` to the first 200 answer of /api/state."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/api/state"
+    command = ["-m", "companion.cli", "serve", "--config", str(config), "--port", str(port)]
+    start = time.perf_counter()
+    server = subprocess.Popen(
+        [sys.executable, *command], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        while time.perf_counter() - start < 60:
+            if server.poll() is not None:
+                raise RuntimeError(f"companion serve exited with {server.returncode}")
+            try:
+                with urllib.request.urlopen(url, timeout=5) as answer:
+                    if answer.status == 200:
+                        return time.perf_counter() - start
+            except OSError:
+                time.sleep(0.01)
+        raise RuntimeError("companion serve did not answer within 60 s")
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def bench_serve_startup(runs: int = 5) -> list[str]:
+    rows = []
+    for camera in ("generated", "auto"):
+        with tempfile.TemporaryDirectory() as folder:
+            config = Path(folder) / "c.toml"
+            config.write_text(
+                SERVE_CONFIG.format(data_dir=f"{folder}/data", camera=camera, pin=PIN)
+            )
+            serve_once(config)  # the journal created, the bytecode cached: not a first run
+            totals = sorted(serve_once(config) * 1000 for _ in range(runs))
+            parts: list[dict[str, float]] = []
+            for _ in range(runs):
+                done = subprocess.run(
+                    [sys.executable, "-c", SERVE_PARTS, str(config)],
+                    cwd=ROOT,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
+                found = [x for x in done.stdout.splitlines() if x.startswith("PARTS ")]
+                parts.append(json.loads(found[-1][6:]))
+        part = {k: statistics.median(p[k] * 1000 for p in parts) for k in parts[0]}
+        rows.append(
+            f"| `companion serve` start-up to the first 200 of `/api/state` (camera "
+            f'`"{camera}"`) | median {statistics.median(totals):.0f} ms '
+            f"(min {totals[0]:.0f}, max {totals[-1]:.0f}) | {runs} runs; console speech, "
+            f"mock pins; in-process: imports {part['import']:.0f} ms, build "
+            f"{part['build']:.0f} ms, waitress import {part['waitress']:.0f} ms |"
+        )
+    return rows
+
+
+def bench_interpreter() -> str:
+    samples = []
+    for _ in range(5):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        samples.append((time.perf_counter() - start) * 1000)
+    median = statistics.median(samples)
+    return f"| Python interpreter start-up (`python -c pass`) | median {median:.0f} ms | 5 runs |"
+
+
 def main() -> None:
     cpu = platform.machine()
     cpuinfo = Path("/proc/cpuinfo")
@@ -266,6 +365,9 @@ def main() -> None:
     print("| what | figure | conditions |\n|---|---|---|")
     for bench in (bench_engine, bench_journal, bench_sse, bench_speech, bench_startup):
         print(bench(), flush=True)
+    print(bench_interpreter(), flush=True)
+    for row in bench_serve_startup():
+        print(row, flush=True)
 
 
 if __name__ == "__main__":

@@ -158,7 +158,10 @@ def _serve(args: argparse.Namespace) -> int:
             companion.app,
             host=config.host,
             port=config.port,
-            threads=32,
+            # each live page's stream holds a thread, and one whose page closed holds it
+            # until a write to it fails: 30 pages reconnecting stalled 32 threads, not 64
+            # (benchmarks/load.py, docs/PERFORMANCE.md)
+            threads=64,
             channel_timeout=3600,
             ident="companion",
         )

@@ -22,3 +22,4 @@ class VirtualPanel:
         pin = factory.pin(self.box.pin_of(press))
         pin.drive_low()
         pin.drive_high()
+        pin.clear_states()  # a MockPin keeps every state it went through: not all evening

@@ -236,7 +236,9 @@ def test_the_virtual_panel_presses_through_the_gpiozero_pins(
 
     assert pressed == [Press(1, B), Press(2, A)]
     assert factory.pin(22).state and factory.pin(5).state  # released again: pulled up
-    assert [state.state for state in factory.pin(22).states[-2:]] == [False, True]
+    # down and up (the presses above came through), then forgotten: a long evening of
+    # simulation keeps no history of its presses in memory
+    assert [state.state for state in factory.pin(22).states] == [True]
 
 
 def test_the_virtual_panel_goes_through_the_debounce(

@@ -75,6 +75,14 @@ def start_resistance(companion: Companion, language: str = "en") -> None:
     assert companion.narrator.wait_idle(10)  # the night, said; play begins
 
 
+def mid_vote(companion: Companion) -> Table:
+    """A game of Résistance with a squad named and the first of five votes cast."""
+    start_resistance(companion)
+    companion.table.submit(ProposeSquad(0, (0, 1)))
+    companion.table.submit(CastVote(0, True))
+    return companion.table
+
+
 def said_on_page(companion: Companion, line: str) -> int:
     assert companion.narrator.wait_idle(10)
     return companion.table.snapshot()["narration"].count(line)
@@ -372,10 +380,7 @@ def test_a_full_disk_refuses_the_action_with_a_clear_message_and_loses_nothing(
     small_disk: Path,
 ) -> None:
     companion = companion_at(small_disk / "data")
-    start_resistance(companion)
-    table = companion.table
-    table.submit(ProposeSquad(0, (0, 1)))
-    table.submit(CastVote(0, True))
+    table = mid_vote(companion)
     host = host_client(companion.app, PIN)
     filler = fill(small_disk)
     before = table.snapshot()
@@ -458,10 +463,7 @@ def test_a_disk_turned_read_only_refuses_the_action_and_loses_nothing(
 ) -> None:
     image, disk = failing_card
     companion = companion_at(disk / "data")
-    start_resistance(companion)
-    table = companion.table
-    table.submit(ProposeSquad(0, (0, 1)))
-    table.submit(CastVote(0, True))
+    table = mid_vote(companion)
     host = host_client(companion.app, PIN)
     turn_read_only(disk)
     before = table.snapshot()
