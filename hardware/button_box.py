@@ -11,7 +11,9 @@ and ``when_held``: gpiozero's hold thread fires when the button has stayed down,
 at all, for the hold time, so a contact that chatters is not "held" until it has settled, and a
 release before the hold time reports nothing more. The ordinary press is still reported at once,
 on the way down: a long press is a short press followed, if the finger stays, by the long one.
-Games that have no use for long presses ignore them (``GameRules.long_presses``).
+Games that have no use for long presses ignore them (``GameRules.long_presses``). A long press is
+reported once per press: a contact that chatters on its way down re-arms gpiozero's hold thread,
+which would otherwise fire again while the button is still held.
 
 **Stuck button.** A button that stays down ``stuck`` seconds (10 s: ten times a long press) is
 reported once, as ``on_stuck(seat, button)``, so that the table can send that seat to its phone.
@@ -98,9 +100,10 @@ class ButtonBox:
         self._debouncer = Debouncer(bounce, clock)
         self._buttons: list[Any] = []
         self._leds: list[Any] = []
-        self._stuck_lock = threading.Lock()
+        self._lock = threading.Lock()
         self._stuck_timers: dict[Press, threading.Timer] = {}
         self._stuck_now: set[Press] = set()
+        self._held_already: set[Press] = set()  # long press reported since the last press
         self._closed = False
         for seat, pins in enumerate(self.pairs):
             for button, pin in zip((Button.A, Button.B), pins, strict=True):
@@ -118,8 +121,9 @@ class ButtonBox:
         def handle() -> None:
             self._time_stuck(press, pressed)
             if self._debouncer.edge(press, pressed):
-                with self._stuck_lock:
+                with self._lock:
                     self._stuck_now.discard(press)  # it was up, quiet: released, playing again
+                    self._held_already.discard(press)
                 try:
                     self._on_press(press)
                 except Exception:
@@ -129,7 +133,7 @@ class ButtonBox:
 
     def _time_stuck(self, press: Press, pressed: bool) -> None:
         """Every edge down starts the stuck timer afresh; every edge up stops it."""
-        with self._stuck_lock:
+        with self._lock:
             timer = self._stuck_timers.pop(press, None)
             if timer is not None:
                 timer.cancel()
@@ -141,7 +145,7 @@ class ButtonBox:
                 timer.start()
 
     def _stayed_down(self, press: Press) -> None:
-        with self._stuck_lock:
+        with self._lock:
             if self._stuck_timers.get(press) is not threading.current_thread():
                 return  # an edge came after all; its own timer decides
             del self._stuck_timers[press]
@@ -156,15 +160,21 @@ class ButtonBox:
                 log.exception("a stuck button could not be reported; the game goes on")
 
     def is_stuck(self, seat: int, button: Button) -> bool:
-        with self._stuck_lock:
+        with self._lock:
             return Press(seat, button) in self._stuck_now
 
     def _held(self, press: Press) -> Callable[[], None]:
         """Called by gpiozero's hold thread once the button has stayed down ``hold`` seconds."""
 
+        short = Press(press.seat, press.button)
+
         def handle() -> None:
-            if self.is_stuck(press.seat, press.button):
-                return
+            with self._lock:
+                # once per press: a contact chattering as it goes down re-arms gpiozero's hold
+                # thread, which may then fire again while the button is still held
+                if short in self._stuck_now or short in self._held_already:
+                    return
+                self._held_already.add(short)
             try:
                 self._on_press(press)
             except Exception:
@@ -190,7 +200,7 @@ class ButtonBox:
         return self.pairs[press.seat][0 if press.button is Button.A else 1]
 
     def close(self) -> None:
-        with self._stuck_lock:
+        with self._lock:
             self._closed = True
             for timer in self._stuck_timers.values():
                 timer.cancel()
