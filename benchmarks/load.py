@@ -25,11 +25,11 @@ request that failed or timed out, a Résistance that stopped making progress, or
 of the server beyond ``--rss-bound`` MB after the warm-up (the first fifth of the run, at most a
 minute) exits non-zero.
 
-Each stream holds one of waitress's threads (``threads=32`` in ``companion/cli.py``), and a
-stream its page closed keeps its thread until the server next writes to it (a published
-snapshot, or the heartbeat). ``--waitress threads=64`` (repeatable, any ``waitress.serve``
-setting) runs the same ``companion serve`` with that setting replaced, to try a change of
-``cli.py`` before making it.
+Each stream holds one of waitress's threads (``threads=64`` in ``companion/cli.py``), and a
+stream its page closed keeps its thread until a write to it fails (a published snapshot, or the
+heartbeat). ``--waitress threads=32`` (repeatable, any ``waitress.serve`` setting) runs the
+same ``companion serve`` with that setting replaced: with 32 threads, 30 pages reconnecting
+stall the server within a minute; it is how a change of ``cli.py`` is tried before it is made.
 
 Latency, action to event: for each action whose HTTP answer carries a revision newer than the
 previous answer's, the time from sending the request to each client receiving an event of that
