@@ -137,6 +137,8 @@ class ThrowDesk:
                 log.warning("camera: %s", exc)
                 if not until_back(self.table, self.camera, stop, self.retry):
                     return
+                if not self._awaits(key):
+                    return  # back, but the throw was entered by hand meanwhile
             except UnreadableFrame as exc:
                 log.warning("camera: %s", exc)
                 self.table.notice(self.table.text("camera.unreadable"))

@@ -20,8 +20,11 @@ import pytest
 from serving import PIN, ROOT, host_client
 
 from companion.config import CameraConfig, Config
+from companion.games.oraklos.dice import Color, Die
+from companion.games.oraklos.state import ThrowDice
 from companion.narration.catalog import Catalog
 from companion.pip_dice import DiceDesk
+from companion.throws import ThrowDesk
 from companion.wiring import Companion, build
 from vision.die_colors import read_pips_in_color
 from vision.sources import CameraStopped, VideoCaptureSource, open_source, read_image
@@ -171,3 +174,46 @@ def test_the_camera_sentences_exist_in_french() -> None:
     fr = Catalog("fr")
     assert fr.text("camera.stopped").startswith("La caméra s'est arrêtée")
     assert fr.text("camera.back").startswith("La caméra est revenue")
+
+
+def test_an_oraklos_throw_entered_by_hand_is_not_read_again_when_the_camera_returns(
+    tmp_path: Path,
+) -> None:
+    companion = build(
+        Config(
+            data_dir=tmp_path / "data",
+            pin_factory="mock",
+            speech="console",
+            host_pin=PIN,
+            camera=CameraConfig(source=str(tmp_path / "no-camera")),
+        ),
+        speech=ConsoleSpeech(io.StringIO()),
+    )
+    dark = tmp_path / "dark.avi"
+    writer = cv2.VideoWriter(str(dark), cv2.VideoWriter_fourcc(*"MJPG"), 10, SIZE)
+    for _ in range(3):
+        writer.write(np.zeros((SIZE[1], SIZE[0], 3), np.uint8))
+    writer.release()
+    replugged = tmp_path / "replugged.avi"
+    camera = ThrowCamera(
+        VideoCaptureSource(dark), None, SETTLE, live=True,
+        reopen=lambda: open_source(str(replugged)),
+    )  # fmt: skip
+    desk = ThrowDesk(companion.table, camera)
+    desk.retry = 0.05
+    try:
+        companion.table.new_game("oraklos", {"players": 3, "mode": "junior"}, seed=4)
+        eventually(lambda: companion.table.snapshot()["camera_lost"], "the camera seen lost")
+        by_hand = ThrowDice((Die(100, 100, 16, Color.RED), Die(200, 150, 16, Color.BLUE)))
+        companion.table.submit(by_hand)
+        version = companion.table.snapshot()["version"]
+
+        video(replugged.with_suffix(".tmp.avi"), FIRST).rename(replugged)
+        eventually(lambda: BACK in narration(companion), "the camera said back")
+        time.sleep(0.5)  # long enough for a throw of the video to be read, were it watched
+        snap = companion.table.snapshot()
+        assert snap["version"] == version and len(snap["state"]["table"]) == 2
+    finally:
+        desk.close()
+        camera.close()
+        companion.close()
