@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every figure of docs/PERFORMANCE.md and docs/FAULTS.md, one benchmark after the other, each
-# printed under its own command (about 25 minutes on 2 cores; the 10-minute load run is most of
+# printed under its own command (about 20 minutes on 2 cores; the 10-minute load run is most of
 # it). Run from anywhere, after ./scripts/test.sh or ./scripts/serve.sh made .venv:
 #
 #     ./benchmarks/all.sh | tee benchmarks.md
