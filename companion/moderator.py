@@ -35,7 +35,7 @@ from companion.journal import GameEntry, Journal, JournalError
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
-from companion.seat_input import Button, Interpretation, Press, ignored
+from companion.seat_input import Interpretation, Press, ignored
 from companion.seats_online import SeatLinks, actor
 from companion.timers import Cancel, call_later, in_background
 
@@ -533,9 +533,10 @@ class Table:
             self._remember(text)
             self._publish()
 
-    def button_stuck(self, seat: int, button: Button) -> None:
-        """A seat's button has stayed down too long: say so, and send the seat to its phone."""
-        self.notice(self.text("general.button_stuck", seat=seat, button=button.value))
+    def button_stuck(self, seat: int) -> None:
+        """A seat's button has stayed down too long: say so, and send the seat to its phone.
+        Which button is never said: the one held down may be a secret vote (A or B)."""
+        self.notice(self.text("general.button_stuck", seat=seat))
 
     def _tell(self, messages: list[str]) -> PressResult:
         self._speak(messages)

@@ -129,7 +129,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         table.press,
         bounce=config.bounce_ms / 1000,
         pin_factory=factory,
-        on_stuck=table.button_stuck,
+        on_stuck=lambda seat, _button: table.button_stuck(seat),
     )
     table.lights = buttons
     shutdown = Shutdown(table, narrator, stop, config.power.command)

@@ -152,7 +152,8 @@ class ButtonBox:
             if press in self._stuck_now or self._closed:
                 return
             self._stuck_now.add(press)
-        log.warning("seat %d's %s button is stuck down", press.seat + 1, press.button.value)
+        # which button is not logged: the one held down may be a secret vote
+        log.warning("a button of seat %d is stuck down", press.seat + 1)
         if self._on_stuck is not None:
             try:
                 self._on_stuck(press.seat, press.button)
