@@ -68,11 +68,9 @@ def eventually(check: Callable[[], bool], what: str, seconds: float = 20) -> Non
         time.sleep(0.02)
 
 
-@pytest.fixture
-def table_with_camera(tmp_path: Path) -> Iterator[tuple[Companion, DiceDesk, Path]]:
-    """A companion without a camera of its own, given game night's desk on the video camera;
-    ``replugged``: the file the camera reopens, absent at first."""
-    companion = build(
+def without_a_camera(tmp_path: Path) -> Companion:
+    """A companion whose own camera is missing: the tests give a desk their camera."""
+    return build(
         Config(
             data_dir=tmp_path / "data",
             pin_factory="mock",
@@ -82,6 +80,13 @@ def table_with_camera(tmp_path: Path) -> Iterator[tuple[Companion, DiceDesk, Pat
         ),
         speech=ConsoleSpeech(io.StringIO()),
     )
+
+
+@pytest.fixture
+def table_with_camera(tmp_path: Path) -> Iterator[tuple[Companion, DiceDesk, Path]]:
+    """A companion without a camera of its own, given game night's desk on the video camera;
+    ``replugged``: the file the camera reopens, absent at first."""
+    companion = without_a_camera(tmp_path)
     replugged = tmp_path / "replugged.avi"
     camera = ThrowCamera(
         VideoCaptureSource(video(tmp_path / "first.avi", FIRST)),
@@ -179,16 +184,7 @@ def test_the_camera_sentences_exist_in_french() -> None:
 def test_an_oraklos_throw_entered_by_hand_is_not_read_again_when_the_camera_returns(
     tmp_path: Path,
 ) -> None:
-    companion = build(
-        Config(
-            data_dir=tmp_path / "data",
-            pin_factory="mock",
-            speech="console",
-            host_pin=PIN,
-            camera=CameraConfig(source=str(tmp_path / "no-camera")),
-        ),
-        speech=ConsoleSpeech(io.StringIO()),
-    )
+    companion = without_a_camera(tmp_path)
     dark = tmp_path / "dark.avi"
     writer = cv2.VideoWriter(str(dark), cv2.VideoWriter_fourcc(*"MJPG"), 10, SIZE)
     for _ in range(3):
