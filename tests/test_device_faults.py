@@ -448,6 +448,32 @@ def test_a_full_disk_is_explained_in_french_in_a_french_game(small_disk: Path) -
         companion.close()
 
 
+def test_a_secret_vote_refused_by_a_full_disk_does_not_tell_which_way_it_went(
+    small_disk: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Bea votes with A in one game and B in its twin, on a full disk: the refusal said, the page
+    and the log are the same, word for word (the journal's path aside)."""
+    seen = []
+    for button in (Button.A, Button.B):
+        data = small_disk / button.value
+        companion = companion_at(data)
+        try:
+            table = mid_vote(companion)
+            filler = fill(small_disk)
+            caplog.clear()
+            result = table.press(Press(1, button))
+            snap = table.snapshot()
+            logged = caplog.text.replace(str(data), "DATA")
+            seen.append(
+                (result.messages, snap["narration"], snap["message"], snap["state"], logged)
+            )
+            filler.unlink()
+        finally:
+            companion.close()
+    assert seen[0] == seen[1]
+    assert seen[0][0] == (EN.text("errors.journal_full"),) and "cannot be written" in seen[0][4]
+
+
 @pytest.fixture
 def failing_card(tmp_path: Path) -> Iterator[tuple[Path, Path]]:
     """An ext4 disk on a loop device, mounted as Raspberry Pi OS mounts its root
