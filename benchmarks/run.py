@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "tests"))  # serving.py: the host's logged-in HTTP client
 
+from serving import write_config  # noqa: E402
+
 from companion.games.resistance import (  # noqa: E402
     Card,
     CastVote,
@@ -250,18 +252,6 @@ def bench_startup() -> str:
     return f"| `companion --help` start-up | median {median:.0f} ms | 5 runs |"
 
 
-SERVE_CONFIG = """\
-data_dir = "{data_dir}"
-[voice]
-engine = "console"
-[buttons]
-pin_factory = "mock"
-[camera]
-source = "{camera}"
-[host]
-pin = "{pin}"
-"""
-
 # What ``companion serve`` does before it answers, split in two, in a fresh interpreter: the
 # imports of the command and its wiring, then ``build`` (the journal, the pins, the camera, the
 # Flask app, and what they import on the way: Flask, OpenCV...), then waitress's import.
@@ -310,10 +300,7 @@ def bench_serve_startup(runs: int = 5) -> list[str]:
     rows = []
     for camera in ("generated", "auto"):
         with tempfile.TemporaryDirectory() as folder:
-            config = Path(folder) / "c.toml"
-            config.write_text(
-                SERVE_CONFIG.format(data_dir=f"{folder}/data", camera=camera, pin=PIN)
-            )
+            config = write_config(Path(folder), camera=camera)  # the tests' config
             serve_once(config)  # the journal created, the bytecode cached: not a first run
             totals = sorted(serve_once(config) * 1000 for _ in range(runs))
             parts: list[dict[str, float]] = []

@@ -103,7 +103,7 @@ def _serve(args: argparse.Namespace) -> int:
     import dataclasses
 
     from companion.config import Config
-    from companion.journal import JOURNAL_ADVICE, JournalError
+    from companion.journal import JournalError, Trouble
     from companion.wiring import build
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -114,7 +114,14 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         companion = build(config, stop=lambda: os.kill(os.getpid(), signal.SIGTERM))
     except JournalError as exc:
-        print(f"companion: {exc}\ncompanion: {JOURNAL_ADVICE[exc.reason]}", file=sys.stderr)
+        advice = {
+            Trouble.FULL: "its disk is full: free some space, then start again",
+            Trouble.READ_ONLY: "its disk is read-only (an SD card failing turns read-only): "
+            "check it with `companion doctor`, or set data_dir to a writable folder",
+            Trouble.FAILED: "check its disk with `companion doctor`, or set data_dir to another "
+            "folder",
+        }[exc.reason]
+        print(f"companion: {exc}\ncompanion: {advice}", file=sys.stderr)
         return 1
 
     def stop(*_: object) -> None:

@@ -51,16 +51,6 @@ class Trouble(enum.Enum):
     FAILED = "failed"
 
 
-JOURNAL_ADVICE = {  # for the console, when the journal cannot even be opened at start
-    Trouble.FULL: "its disk is full: free some space, then start again",
-    Trouble.READ_ONLY: (
-        "its disk is read-only (an SD card failing turns read-only): check it with "
-        "`companion doctor`, or set data_dir to a writable folder"
-    ),
-    Trouble.FAILED: "check its disk with `companion doctor`, or set data_dir to another folder",
-}
-
-
 class JournalError(RuntimeError):
     """The journal cannot be written: the game must refuse new actions rather than lose them.
     ``reason`` says why, for the table's sentence; the text is for the log."""
