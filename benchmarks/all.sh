@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every figure of docs/PERFORMANCE.md and docs/FAULTS.md, one benchmark after the other, each
-# printed under its own command (about 20 minutes on 2 cores; the 10-minute load run is most of
+# printed under its own command (about 21 minutes on 2 cores; the 10-minute load run is most of
 # it). Run from anywhere, after ./scripts/test.sh or ./scripts/serve.sh made .venv:
 #
 #     ./benchmarks/all.sh | tee benchmarks.md
@@ -20,6 +20,7 @@ printf '# Benchmarks, %s\n\nMachine: %s, %s cores, %s\n' "$(date -u +%F)" \
   "$("$py" --version)"
 run benchmarks/run.py
 run benchmarks/load.py --clients 30 --minutes 10
+run benchmarks/flood.py --seconds 60
 run benchmarks/power_cuts.py --kills 100 --seed 1
 run benchmarks/oraklos_predictions.py
 run benchmarks/sages_opponent.py

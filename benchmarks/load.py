@@ -25,11 +25,13 @@ request that failed or timed out, a Résistance that stopped making progress, or
 of the server beyond ``--rss-bound`` MB after the warm-up (the first fifth of the run, at most a
 minute) exits non-zero.
 
-Each stream holds one of waitress's threads (``threads=64`` in ``companion/cli.py``), and a
-stream its page closed keeps its thread until a write to it fails (a published snapshot, or the
-heartbeat). ``--waitress threads=32`` (repeatable, any ``waitress.serve`` setting) runs the
-same ``companion serve`` with that setting replaced: with 32 threads, 30 pages reconnecting
-stall the server within a minute; it is how a change of ``cli.py`` is tried before it is made.
+Each stream holds one of waitress's threads (``web/server.py``: 128 threads, and streams
+capped per device and in all by ``web/sse.py``, so each client reads from a loopback address of
+its own, 127.0.1.x: a device of its own). A stream its page closed ends within a second (before
+issue 21 it kept its thread until a write to it failed: with 32 threads, 30 pages reconnecting
+stalled the server within a minute). ``--waitress threads=32`` (repeatable,
+any waitress setting) runs the same ``companion serve`` with that setting replaced; it is how a
+change of ``web/server.py`` is tried before it is made.
 
 Latency, action to event: for each action whose HTTP answer carries a revision newer than the
 previous answer's, the time from sending the request to each client receiving an event of that
@@ -68,9 +70,10 @@ NIGHT_SCORES = 60  # score writes in one game night before the next Résistance
 class SseClient(threading.Thread):
     """One live page: reads ``data:`` lines, parses each event's revision, checks the rule."""
 
-    def __init__(self, port: int, reconnect: float, seed: int) -> None:
+    def __init__(self, port: int, reconnect: float, seed: int, source: str = "127.0.0.1") -> None:
         super().__init__(daemon=True)
         self.port = port
+        self.source = source  # its own loopback address: a device of its own (web/sse.py's caps)
         self.reconnect = reconnect  # mean seconds between voluntary reconnects; 0: never
         self.rng = random.Random(seed)
         self.stop = threading.Event()
@@ -96,7 +99,9 @@ class SseClient(threading.Thread):
         until = float("inf")
         if self.reconnect > 0 and not self.steady.is_set():
             until = time.monotonic() + self.rng.expovariate(1 / self.reconnect)
-        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as sock:
+        with socket.create_connection(
+            ("127.0.0.1", self.port), timeout=5, source_address=(self.source, 0)
+        ) as sock:
             sock.sendall(
                 b"GET /api/events HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
             )
@@ -355,18 +360,18 @@ class Result:
 
 
 WAITRESS_OVERRIDE = """\
-# Written by benchmarks/load.py --waitress: the companion's waitress.serve with other settings.
-import waitress
+# Written by benchmarks/load.py --waitress: the companion's waitress with other settings.
+from waitress.adjustments import Adjustments
 
-_serve = waitress.serve
+_init = Adjustments.__init__
 
 
-def serve(app, **settings):
+def __init__(self, **settings):
     settings.update({overrides!r})
-    return _serve(app, **settings)
+    _init(self, **settings)
 
 
-waitress.serve = serve
+Adjustments.__init__ = __init__
 """
 
 
@@ -421,7 +426,10 @@ def _run(
     pid = server.process.pid
     server.host()  # log in before the clock starts
     first = server.state()["revision"]
-    readers = [SseClient(server.port, reconnect, seed * 1000 + i) for i in range(clients)]
+    readers = [
+        SseClient(server.port, reconnect, seed * 1000 + i, source=f"127.0.1.{1 + i % 250}")
+        for i in range(clients)
+    ]
     for reader in readers:
         reader.start()
     deadline = time.monotonic() + 15

@@ -76,6 +76,17 @@ class PageAddress:
         by_address = self.url(self.address)
         return [*by_name, by_address], by_address
 
+    def names_answered(self) -> set[str]:
+        """The names a request may give in its ``Host`` header besides an address and
+        localhost: the published ``.local`` name, and this computer's own name (plain and
+        ``.local``, as Avahi publishes it on a Raspberry Pi)."""
+        own = socket.gethostname().lower()
+        names = {own, f"{own}.local"}
+        published = self.names.name if self.names is not None else None
+        if published:
+            names.add(published.lower())
+        return names
+
     def ready_sentence(self, catalog: Catalog, name: str | None) -> str:
         if self.address is None:
             return catalog.text("general.ready_no_network")

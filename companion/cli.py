@@ -37,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     say.add_argument("--wav", type=Path, help="write the speech to this WAV file")
     say.add_argument("--rate", type=int, default=165, help="words per minute")
 
+    pin = sub.add_parser("pin", help="show the host PIN (on the companion's own computer)")
+    pin.add_argument("--config", type=Path, help="TOML config file (for the data directory)")
+    pin.add_argument("--new", action="store_true", help="make a new PIN: every host is logged out")
+
     check = sub.add_parser("check-config", help="check a config file and print what it sets")
     check.add_argument("config", type=Path)
 
@@ -82,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         "export": _export,
         "say": _say,
         "check-config": _check_config,
+        "pin": _pin,
         "doctor": _doctor,
         "oraklos": _oraklos,
         "vision": _vision,
@@ -144,13 +149,12 @@ def _serve(args: argparse.Namespace) -> int:
         lines.append("No network address yet: connect to the network for phones to open the page")
     elif not page.local_only:
         lines.append(f"Phones open {page.url(page.address)} (and its .local name, once published)")
-    if companion.lock.generated:
-        lines.append(
-            f"Host PIN: {companion.lock.pin} (new at each start; set [host] pin in the config "
-            "to keep one)"
-        )
-    else:
+    if not companion.lock.generated:
         lines.append("Host PIN: the one set in the config ([host] pin)")
+    elif sys.stdout.isatty():  # the host's own terminal; never a log (systemd's journal)
+        lines.append(f"Host PIN: {companion.lock.pin} (`companion pin --new` changes it)")
+    else:
+        lines.append("Host PIN: run `companion pin` on this computer to see it")
     if not page.local_only and not config.secure_cookies:
         lines.append(
             "Note: the host's session cookie travels in clear on the network (plain HTTP); "
@@ -158,20 +162,11 @@ def _serve(args: argparse.Namespace) -> int:
         )
     sys.stdout.write("".join(line + "\n" for line in lines))  # one write: the narrator's
     sys.stdout.flush()  # console lines (another thread) cannot fall in between
-    from waitress import serve
+    from web.server import serve
 
     try:
-        serve(
-            companion.app,
-            host=config.host,
-            port=config.port,
-            # each live page's stream holds a thread, and one whose page closed holds it
-            # until a write to it fails: 30 pages reconnecting stalled 32 threads, not 64
-            # (benchmarks/load.py, docs/PERFORMANCE.md)
-            threads=64,
-            channel_timeout=3600,
-            ident="companion",
-        )
+        # waitress with caps on streams, connections and bodies: floods do not stop a game
+        serve(companion.app, host=config.host, port=config.port)
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # closing is not to be cut short
         companion.close()
@@ -278,6 +273,33 @@ def _vision(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _pin(args: argparse.Namespace) -> int:
+    """The host PIN, for the host alone: whoever runs this can read the companion's files."""
+    from companion.config import Config
+    from web.auth import stored_pin
+
+    config = _load_config(args.config)
+    assert isinstance(config, Config)
+    if config.host_pin is not None:
+        if args.new:
+            print("companion pin: the PIN is set in the config ([host] pin): change it there")
+            return 2
+        print(f"Host PIN: {config.host_pin} (set in the config)")
+        return 0
+    try:
+        pin = stored_pin(config.data_dir, renew=args.new)
+    except OSError as exc:
+        print(
+            f"companion pin: cannot read or write {config.data_dir}: {exc.strerror} "
+            "(run it as the companion's user, or with sudo)",
+            file=sys.stderr,
+        )
+        return 2
+    told = " (new: every host is logged out)" if args.new else ""
+    print(f"Host PIN: {pin}{told}")
+    return 0
+
+
 def _check_config(args: argparse.Namespace) -> int:
     from companion.config import Config
 
@@ -300,7 +322,7 @@ def _check_config(args: argparse.Namespace) -> int:
         f"  camera: {camera.source}, {camera.width}×{camera.height}; calibration: {calibration}; "
         f"settled after {camera.settle_frames} still frames"
     )
-    pin = "set here" if config.host_pin is not None else "a new one generated at each start"
+    pin = "set here" if config.host_pin is not None else "generated once (companion pin)"
     cookies = "HTTPS only" if config.secure_cookies else "plain HTTP too"
     print(f"  host PIN: {pin}; session cookies: {cookies}")
     print(f"  journal: {config.journal_path}")

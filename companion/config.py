@@ -35,6 +35,10 @@ CAMERA_KEYWORDS = ("auto", "picamera")
 CAMERA_SIZES = range(160, 4097)
 SETTLE_FRAMES = range(1, 301)
 PIN_LENGTHS = range(4, 13)
+NAME_LIMIT = 24  # characters in a player's name: it is on every page, at every update
+HOST_NAME = re.compile(
+    r"(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*"
+)
 PIN_KEY = ("host", "pin")
 AUDIO_OUTPUTS = ("auto", "jack", "hdmi", "usb")
 HOLD_SECONDS = (1.0, 30.0)
@@ -42,7 +46,7 @@ HOLD_SECONDS = (1.0, 30.0)
 SCHEMA: dict[str, Any] = {
     "language": str,
     "data_dir": str,
-    "server": {"host": str, "port": int},
+    "server": {"host": str, "port": int, "names": list},
     "seats": {"names": list},
     "buttons": {"pairs": list, "leds": list, "bounce_ms": int, "pin_factory": str},
     "voice": {"engine": str, "rate": int, "output": str},
@@ -110,7 +114,10 @@ class Config:
     pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
     source: Path | None = None
     camera: CameraConfig = CameraConfig()
-    host_pin: str | None = None  # ``[host] pin``; None: a new PIN is generated at each start
+    host_pin: str | None = None  # ``[host] pin``; None: generated once, kept in the data folder
+    # ``[server] names``: other names the companion answers to (a TLS proxy's), besides its
+    # addresses, localhost and its .local names
+    server_names: tuple[str, ...] = ()
     secure_cookies: bool = False  # ``[host] secure_cookies``: only over HTTPS
     network_name: str = "companion"  # ``[network] name``: the page at http://NAME.local/
     speech_output: str = "auto"  # ``[voice] output``: jack, hdmi, usb, or an ALSA card name
@@ -219,7 +226,7 @@ def parse(text: str, path: Path | None = None) -> Config:
                 if pin.isascii() and pin.isdigit()
                 else "(0 to 9, with no space, letter or other sign)"
             )
-            + ': e.g. pin = "4812"; or leave it out to have a new PIN generated at each start',
+            + ': e.g. pin = "4812"; or leave it out to have one generated once (companion pin)',
         )
 
     data_dir = Path(data.get("data_dir", str(DEFAULT_DATA_DIR))).expanduser()
@@ -230,6 +237,7 @@ def parse(text: str, path: Path | None = None) -> Config:
         data_dir=data_dir,
         host=server.get("host", "127.0.0.1"),
         port=port,
+        server_names=_server_names(server.get("names", []), where),
         seat_names=names,
         button_pairs=pairs,
         leds=leds,
@@ -380,7 +388,22 @@ def _names(value: list[Any], where: _Locator) -> list[str]:
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
             raise where.error(("seats", "names"), f"name {i + 1} must be some text", item=i)
+        if len(name.strip()) > NAME_LIMIT:
+            raise where.error(
+                ("seats", "names"), f"name {i + 1} is over {NAME_LIMIT} characters", item=i
+            )
     return [n.strip() for n in value]
+
+
+def _server_names(value: list[Any], where: _Locator) -> tuple[str, ...]:
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not HOST_NAME.fullmatch(name.lower()):
+            raise where.error(
+                ("server", "names"),
+                f'name {i + 1} must be a host name in quotes, e.g. "companion.example.home"',
+                item=i,
+            )
+    return tuple(name.lower() for name in value)
 
 
 def _no_pin_twice(

@@ -12,9 +12,10 @@ import errno
 import json
 import os
 import sqlite3
+import stat
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,12 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seat INTEGER NOT NULL,
     token TEXT NOT NULL,
+    opened INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
 );
 """
+PRIVATE = 0o600  # the journal holds seeds, votes and seat links: for the companion's user alone
+SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 class Trouble(enum.Enum):
@@ -97,7 +101,7 @@ class GameEntry:
     id: int
     title: str
     options: dict[str, Any]
-    seed: int
+    seed: int = field(repr=False)  # secret: it tells every hidden deal (companion.chance)
     setup: dict[str, Any]  # the table around the game: names, language
     finished: bool
 
@@ -108,11 +112,25 @@ class Journal:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        if str(path) not in (":memory:", ""):  # "": SQLite's temporary journal
+            try:
+                keep_private(self.path)
+            except OSError as exc:
+                reason = {errno.EROFS: Trouble.READ_ONLY, errno.ENOSPC: Trouble.FULL}
+                raise JournalError(
+                    f"the journal at {self.path} cannot be opened: {exc.strerror}",
+                    reason.get(exc.errno or 0, Trouble.FAILED),
+                ) from exc
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
             mode = self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(seat_tokens)")}
+            if "opened" not in columns:  # a journal from before phones were marked as opened
+                self._db.execute(
+                    "ALTER TABLE seat_tokens ADD COLUMN opened INTEGER NOT NULL DEFAULT 0"
+                )
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
         if mode != "wal" and str(path) != ":memory:":
@@ -143,7 +161,7 @@ class Journal:
     ) -> GameEntry:
         cur = self._write(
             "INSERT INTO games (title, options, seed, setup) VALUES (?, ?, ?, ?)",
-            (title, json.dumps(options), seed, json.dumps(setup)),
+            (title, json.dumps(options), seed_column(seed), json.dumps(setup)),
         )
         assert cur.lastrowid is not None
         return GameEntry(cur.lastrowid, title, options, seed, setup, False)
@@ -157,17 +175,23 @@ class Journal:
     def finish(self, game_id: int) -> None:
         self._write("UPDATE games SET finished = 1 WHERE id = ?", (game_id,))
 
-    def save_seat_tokens(self, game_id: int, tokens: dict[int, str]) -> None:
-        """Replace every seat link of every game by ``tokens`` (one game runs at a time: the
-        links of an older game are dropped with it). In one transaction: a crash keeps either
-        the old links or the new ones."""
+    def save_seat_tokens(
+        self, game_id: int, tokens: dict[int, str], opened: frozenset[int] = frozenset()
+    ) -> None:
+        """Replace every seat link of every game by ``tokens``, ``opened`` naming the seats whose
+        phone has opened its link (one game runs at a time: the links of an older game are
+        dropped with it). In one transaction: a crash keeps either the old links or the new
+        ones."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("DELETE FROM seat_tokens")
                 self._db.executemany(
-                    "INSERT INTO seat_tokens (game_id, seat, token) VALUES (?, ?, ?)",
-                    [(game_id, seat, token) for seat, token in sorted(tokens.items())],
+                    "INSERT INTO seat_tokens (game_id, seat, token, opened) VALUES (?, ?, ?, ?)",
+                    [
+                        (game_id, seat, token, int(seat in opened))
+                        for seat, token in sorted(tokens.items())
+                    ],
                 )
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
@@ -182,6 +206,14 @@ class Journal:
                 "SELECT seat, token FROM seat_tokens WHERE game_id = ? ORDER BY seat", (game_id,)
             ).fetchall()
         return {int(seat): str(token) for seat, token in rows}
+
+    def opened_seats(self, game_id: int) -> frozenset[int]:
+        """The seats of ``game_id`` whose phone has opened its link."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seat FROM seat_tokens WHERE game_id = ? AND opened", (game_id,)
+            ).fetchall()
+        return frozenset(int(seat) for (seat,) in rows)
 
     def game(self, game_id: int) -> GameEntry | None:
         with self._lock:
@@ -207,5 +239,43 @@ class Journal:
         return [json.loads(r[0]) for r in rows]
 
 
+def keep_private(path: Path) -> None:
+    """Make the journal file (before SQLite opens it: its -wal and -shm files take the same
+    mode) and any side file left by an older version readable by this user alone."""
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, PRIVATE))
+    for each in (path, *(path.with_name(path.name + end) for end in SIDE_FILES)):
+        with contextlib.suppress(FileNotFoundError):
+            mode = each.stat().st_mode
+            if stat.S_ISREG(mode) and mode & 0o077:
+                each.chmod(PRIVATE)
+
+
 def _entry(row: tuple[Any, ...]) -> GameEntry:
-    return GameEntry(row[0], row[1], json.loads(row[2]), row[3], json.loads(row[4]), bool(row[5]))
+    return GameEntry(
+        row[0], row[1], json.loads(row[2]), seed_of(row[3]), json.loads(row[4]), bool(row[5])
+    )
+
+
+SEED_TEXT = "k:"  # a seed beyond SQLite's integers, as hex text after this prefix
+
+
+def seed_column(seed: int) -> int | str:
+    """A game's seed as the ``games.seed`` column holds it. SQLite's integers stop at 2^63 and
+    the table's seeds have 256 bits (``companion.chance``): those are stored as text, "k:" and
+    hex (a column of INTEGER affinity would turn a text of digits alone into a lossy REAL).
+    Seeds written before (below 2^31) stay integers."""
+    if 0 <= seed < 2**63:
+        return seed
+    if seed < 0:
+        raise ValueError("a game's seed is a natural number")
+    return f"{SEED_TEXT}{seed:x}"
+
+
+def seed_of(value: int | str) -> int:
+    """The seed a ``games.seed`` column holds (``seed_column``'s inverse)."""
+    if isinstance(value, str) and value.startswith(SEED_TEXT):
+        return int(value.removeprefix(SEED_TEXT), 16)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise JournalError(f"a game's seed in the journal is unreadable: {type(value).__name__}")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import logging
-import secrets
 import threading
 import time
 from collections import deque
@@ -18,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.config import DEFAULT_PAUSES
+from companion.chance import RECORD_ONLY_OPTIONS, new_seed
+from companion.config import DEFAULT_PAUSES, NAME_LIMIT
 from companion.game import (
     JSON,
     Action,
@@ -251,8 +251,11 @@ class _Running:
     rules: GameRules
     state: Any
     catalog: Catalog
-    version: int = 0
+    version: int = 0  # actions applied (the journal's sequence)
     pending_input: Any = None
+    # actions that changed the public view: the snapshot's "version", which an action seen by
+    # nobody (a vote changed before the reveal) must not move
+    public_version: int = 0
 
 
 def public_snapshot(
@@ -265,6 +268,7 @@ def public_snapshot(
     picture: JSON | None = None,
     hourglass: JSON | None = None,
     camera_lost: bool = False,
+    phones: Sequence[int] = (),
 ) -> JSON:
     """Compose what the world may see from the public view and what was said aloud.
 
@@ -277,7 +281,7 @@ def public_snapshot(
         "revision": revision,
         "game": None if running is None else running.entry.title,
         "game_id": None if running is None else running.entry.id,
-        "version": 0 if running is None else running.version,
+        "version": 0 if running is None else running.public_version,
         "language": language,
         "names": [] if running is None else list(running.catalog.names),
         "state": None if running is None else running.game.public_view(state),
@@ -287,6 +291,7 @@ def public_snapshot(
         "picture": picture,
         "hourglass": hourglass,
         "camera_lost": camera_lost,
+        "phones": list(phones),  # the seats whose phone has opened its link
     }
 
 
@@ -318,6 +323,9 @@ class Table:
         self._picture: JSON | None = None
         self._camera_lost = False
         self._listeners: list[Callable[[JSON], None]] = []
+        self._private_listeners: list[Callable[[], None]] = []
+        self._published: JSON | None = None  # the last snapshot published, less its revision
+        self._notes: dict[int, str] = {}  # a refusal for one seat's own page alone
         self._sand: _Sand | None = None
         self._stopped = False
         self.seat_links = SeatLinks(self.journal)
@@ -334,8 +342,11 @@ class Table:
     ) -> None:
         """Start a game. Raises IllegalAction (bad options) and leaves the table as it was."""
         self._refuse_if_stopped()
+        if seed is None:  # the table draws the seed: nobody may choose a hidden order
+            for option in sorted(RECORD_ONLY_OPTIONS & set(options)):
+                raise IllegalAction("record_only_option", option=option)
         game = game_for(title)
-        seed = secrets.randbelow(2**31) if seed is None else seed
+        seed = new_seed() if seed is None else seed
         state = game.new(options, seed)
         players = int(game.public_view(state).get("players", 0))
         if players > self.seats:
@@ -367,15 +378,27 @@ class Table:
         game = game_for(entry.title)
         state = game.new(entry.options, entry.seed)
         actions = self.journal.actions(entry.id)
+        public_version = 0
         for data in actions:
+            before = game.public_view(state)
             state, _ = game.apply(state, action_from_json(game.actions, data))
+            public_version += game.public_view(state) != before
         catalog = Catalog(
             entry.setup.get("language", self.default_language), entry.setup.get("names", ())
         )
         resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
         with self._lock:
             self.seat_links.load(entry.id)  # the phones' links survive the restart
-            running = _Running(entry, game, RULES[entry.title](), state, catalog, len(actions))
+            running = _Running(
+                entry,
+                game,
+                RULES[entry.title](),
+                state,
+                catalog,
+                len(actions),
+                None,
+                public_version,
+            )
             self._take_over(running, resumed)
         return True
 
@@ -394,6 +417,9 @@ class Table:
 
     def _names(self, names: Sequence[str], players: int, lang: str) -> list[str]:
         given = [n.strip() for n in names if n.strip()]
+        for number, name in enumerate(given, start=1):
+            if len(name) > NAME_LIMIT:
+                raise IllegalAction("name_too_long", limit=NAME_LIMIT, number=number)
         defaults = list(self.seat_names)
         fallback = Catalog(lang)
         out = []
@@ -445,8 +471,11 @@ class Table:
             running = self._require()
             state, events = running.game.apply(running.state, action)
             self.journal.append(running.entry.id, running.version + 1, action.to_json())
+            public_before = running.game.public_view(running.state)
             running.state = state
             running.version += 1
+            running.public_version += running.game.public_view(state) != public_before
+            self._notes.clear()
             running.pending_input = running.rules.blank_input
             if running.game.outcome(state) is not None:
                 self.journal.finish(running.entry.id)
@@ -476,6 +505,10 @@ class Table:
             try:
                 self.submit(result.action)
             except IllegalAction as exc:
+                private = exc.params.get("private_to")
+                if isinstance(private, int):  # for that seat's own page alone: never said
+                    self.tell_seat(private, self.explain(exc))
+                    return PressResult(None)
                 return self._tell([self.explain(exc)])
             except JournalError as exc:
                 log.error("%s", exc)
@@ -493,6 +526,27 @@ class Table:
     def _refuse_if_stopped(self) -> None:
         if self._stopped:
             raise IllegalAction("shutting_down")
+
+    def refusal_for(self, exc: IllegalAction, seat: int | None = None) -> str:
+        """The one place that decides who may read why an action was refused: a refusal meant
+        for one seat alone (``private_to``: its wording may tell that seat's identity or hand)
+        is worded for that seat's own page; anyone else (the host page, the table) is told
+        only that it was refused."""
+        if not self.is_private(exc, seat):
+            return self.explain(exc)
+        return self.text("errors.private_refusal")
+
+    @staticmethod
+    def is_private(exc: IllegalAction, seat: int | None = None) -> bool:
+        """Whether ``exc`` may not be read by ``seat`` (None: anyone but a seat's own page)."""
+        private = exc.params.get("private_to")
+        return private is not None and private != seat
+
+    def tell_seat(self, seat: int, text: str) -> None:
+        """Show ``text`` on ``seat``'s own page alone (never said, never on a public page)."""
+        with self._lock:
+            self._notes[seat] = text
+            self._wake_private()
 
     def explain(self, exc: IllegalAction) -> str:
         running = self._running
@@ -707,6 +761,7 @@ class Table:
                 picture=self._picture,
                 hourglass=None if self._sand is None else self._sand.view(),
                 camera_lost=self._camera_lost,
+                phones=self.seat_links.phones(),
             )
 
     # -- seats on phones ----------------------------------------------------------------------
@@ -721,8 +776,33 @@ class Table:
                 raise IllegalAction("game_over")  # its links were spent when it ended
             players = int(running.game.public_view(running.state).get("players", 0))
             tokens = self.seat_links.mint(running.entry.id, players)
+            self._speak([running.catalog.text("general.links_redealt")])
             self._publish()
             return tokens
+
+    def redeal_link(self, seat: int) -> None:
+        """A new link for ``seat`` alone (the host's "new link" for a seat whose link was lost
+        or opened by the wrong phone): its old link stops working, and the table is told aloud
+        and on the page, so that taking a seat over is never silent."""
+        with self._lock:
+            self._refuse_if_stopped()
+            running = self._require()
+            if running.game.outcome(running.state) is not None:
+                raise IllegalAction("game_over")
+            if seat not in self.seat_links.links():
+                raise IllegalAction("no_seat_link", number=seat + 1)
+            self.seat_links.redeal(seat)
+            self._speak([running.catalog.text("general.link_redealt", seat=seat)])
+            self._publish()
+
+    def open_seat(self, token: object) -> int | None:
+        """The seat ``token`` opens, marked as opened by its phone: from now on its link is no
+        longer shown to the host. None for a token that opens no seat."""
+        with self._lock:
+            seat = self.seat_for(token)
+            if seat is not None and self.seat_links.opened(seat):
+                self._publish()  # the host's list of links, and the phones joined, change
+            return seat
 
     def seat_for(self, token: object) -> int | None:
         """The seat a phone's token opens in the running game, or None."""
@@ -743,6 +823,7 @@ class Table:
                 "name": self._running.catalog.name(seat),
                 "public": self.snapshot(),
                 "private": self.private_snapshot(seat),
+                "notice": self._notes.get(seat),
             }
 
     def seat_submit(self, seat: int, action: Action) -> list[Event]:
@@ -765,13 +846,43 @@ class Table:
             self._publish()
 
     def _publish(self) -> None:
-        self._revision += 1
+        """Tell the pages of a change. A change that leaves the public snapshot as it was (a
+        vote changed before the reveal, a seat's own refusal) publishes nothing public: no new
+        revision, no event, so that neither the stream nor its timing tells the table that
+        something happened; the seats' own pages are woken to look at their private view."""
         snap = self.snapshot()
+        unchanged = {k: v for k, v in snap.items() if k != "revision"}
+        if unchanged == self._published:
+            self._wake_private()
+            return
+        self._published = unchanged
+        self._revision += 1
+        snap["revision"] = self._revision
         for listener in list(self._listeners):
             try:
                 listener(snap)
             except Exception:
                 log.exception("a listener failed")
+
+    def _wake_private(self) -> None:
+        for listener in list(self._private_listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a listener failed")
+
+    def subscribe_private(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """``listener()`` is called when something only a seat's own page shows may have
+        changed (the public snapshot did not)."""
+        with self._lock:
+            self._private_listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._private_listeners:
+                    self._private_listeners.remove(listener)
+
+        return unsubscribe
 
     @property
     def running(self) -> _Running | None:

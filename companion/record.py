@@ -1,14 +1,23 @@
 """Game records as JSON Lines: export from the journal, and replay to the final public state.
 
-Line 1 is the header ``{"record": "companion", "version": 1, "game": ..., "options": ...,
+Line 1 is the header ``{"record": "companion", "version": 2, "game": ..., "options": ...,
 "seed": ...}``; every further line is one action's JSON form. An exported record holds no
-secret (see each game's ``public_record``).
+secret: each game's ``public_record`` leaves out or re-deals what the table has not seen.
+
+The game's seed (``companion.chance``) would rebuild every hidden deal and order, so the header
+never carries it while the game goes on (``"seed": null``): its options are the game's
+``public_setup``, which names the draws the table has seen (plot cards, wish cards, subjects,
+who starts) and turns hidden deals into physical ones, and the record replays under them with no
+seed (``NO_SEED``). Once the game is over the header also carries the seed, in hex, so that
+anyone can check the draws. ``public_header`` decides this for every game. Version 1 headers (an
+integer seed, always present) are still read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +27,10 @@ from companion.journal import GameEntry, Journal
 from companion.narration.catalog import Catalog
 
 FORMAT = "companion"
-VERSION = 1
+VERSION = 2  # 2: the seed is null before the end, hex text after; 1: always an integer
+READABLE = (1, 2)
+NO_SEED = 0  # a record without a seed replays under this one: its options name every draw seen
+_HEX = re.compile(r"[0-9a-f]{1,64}")
 
 
 class RecordError(ValueError):
@@ -34,7 +46,7 @@ class RecordError(ValueError):
 class Header:
     game: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None = None  # None: not told (a game not over)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -42,19 +54,34 @@ class Header:
             "version": VERSION,
             "game": self.game,
             "options": self.options,
-            "seed": self.seed,
+            "seed": None if self.seed is None else f"{self.seed:x}",
         }
+
+    @property
+    def replay_seed(self) -> int:
+        return NO_SEED if self.seed is None else self.seed
+
+
+def public_header(
+    title: str, actions: Sequence[Action], options: dict[str, Any], seed: int
+) -> Header:
+    """The header of the record of ``actions``: the game's ``public_setup`` (its own options
+    for a game with none, which draws nothing), and its seed only if the game is over."""
+    game = game_for(title)
+    state = game.new(options, seed)
+    for action in actions:
+        state, _ = game.apply(state, action)
+    over = game.outcome(state) is not None
+    public_setup = getattr(game, "public_setup", None)
+    public = dict(options) if public_setup is None else public_setup(actions, options, seed)
+    return Header(title, public, seed if over else None)
 
 
 def export_lines(journal: Journal, entry: GameEntry) -> Iterator[str]:
     game = game_for(entry.title)
     actions = [action_from_json(game.actions, a) for a in journal.actions(entry.id)]
     kept = game.public_record(actions, entry.options, entry.seed)
-    options, seed = entry.options, entry.seed
-    public_setup = getattr(game, "public_setup", None)
-    if public_setup is not None:  # the seed would tell what the record leaves out
-        options, seed = public_setup(actions, entry.options, entry.seed)
-    yield json.dumps(Header(entry.title, options, seed).to_json())
+    yield json.dumps(public_header(entry.title, actions, entry.options, entry.seed).to_json())
     for action in kept:
         yield json.dumps(action.to_json())
 
@@ -74,7 +101,7 @@ def replay(lines: Iterable[str]) -> dict[str, Any]:
             header = _header(number, data)
             game = _game(number, header)
             try:
-                state = game.new(header.options, header.seed)
+                state = game.new(header.options, header.replay_seed)
             except IllegalAction as exc:
                 raise RecordError(number, f"bad game options: {exc}") from None
             continue
@@ -95,12 +122,21 @@ def replay(lines: Iterable[str]) -> dict[str, Any]:
 def _header(number: int, data: Any) -> Header:
     if not isinstance(data, dict) or data.get("record") != FORMAT:
         raise RecordError(number, 'the first line must be a header {"record": "companion", ...}')
-    if data.get("version") != VERSION:
-        raise RecordError(number, f"unsupported record version {data.get('version')!r}")
+    version = data.get("version")
+    if version not in READABLE or isinstance(version, bool):
+        raise RecordError(number, f"unsupported record version {version!r}")
     game, options, seed = data.get("game"), data.get("options"), data.get("seed")
-    if not isinstance(game, str) or not isinstance(options, dict) or not isinstance(seed, int):
-        raise RecordError(number, "the header needs game (text), options (object), seed (number)")
-    return Header(game, options, seed)
+    if not isinstance(game, str) or not isinstance(options, dict):
+        raise RecordError(number, "the header needs game (text) and options (object)")
+    if version == 1:
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise RecordError(number, "a version 1 header needs seed (a whole number, 0 or more)")
+        return Header(game, options, seed)
+    if seed is None:
+        return Header(game, options)
+    if not isinstance(seed, str) or not _HEX.fullmatch(seed):
+        raise RecordError(number, "the header's seed is null or hexadecimal text")
+    return Header(game, options, int(seed, 16))
 
 
 def _game(number: int, header: Header) -> Any:

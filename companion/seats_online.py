@@ -4,8 +4,15 @@ When a game starts the table mints a token per seat (``secrets.token_urlsafe(24)
 the phone that opens ``/seat/<token>`` is that seat, first-class and mixable with button seats.
 The tokens are kept in the journal's SQLite, so a restart (``Table.resume``) keeps them valid.
 They are revoked when the game ends, when a new game starts, and when the host re-deals the
-links. Looking a token up compares it with every live token in constant time, so that neither
-the answer's content nor its timing tells how close a guess came.
+links (all of them, or one seat's).
+
+A link is shown to the host only until its seat's phone has opened it (``opened``, kept in the
+journal too): the host is usually a player, and a link is the seat's identity, vote and hand.
+A seat whose link was opened by the wrong phone gets a new one (``redeal``), and the table is
+told so aloud: a hijack is never silent.
+
+Looking a token up compares it with every live token in constant time, so that neither the
+answer's content nor its timing tells how close a guess came.
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ class SeatLinks:
         self._lock = threading.Lock()
         self._game_id: int | None = None
         self._tokens: dict[int, str] = {}
+        self._opened: set[int] = set()
 
     def mint(self, game_id: int, seats: int) -> dict[int, str]:
         """New tokens for every seat of ``game_id``; every earlier token stops working. Written
@@ -39,18 +47,41 @@ class SeatLinks:
         tokens = {seat: new_token() for seat in range(seats)}
         with self._lock:
             self._journal.save_seat_tokens(game_id, tokens)
-            self._game_id, self._tokens = game_id, tokens
+            self._game_id, self._tokens, self._opened = game_id, tokens, set()
         return dict(tokens)
+
+    def redeal(self, seat: int) -> None:
+        """A new link for ``seat`` alone (its old one stops working), not yet opened."""
+        with self._lock:
+            if self._game_id is None or seat not in self._tokens:
+                raise KeyError(seat)
+            tokens = {**self._tokens, seat: new_token()}
+            opened = frozenset(self._opened - {seat})
+            self._journal.save_seat_tokens(self._game_id, tokens, opened)
+            self._tokens, self._opened = tokens, set(opened)
+
+    def opened(self, seat: int) -> bool:
+        """Mark ``seat``'s link as opened by its phone: True the first time (then kept in the
+        journal), False after."""
+        with self._lock:
+            if self._game_id is None or seat in self._opened or seat not in self._tokens:
+                return False
+            opened = frozenset(self._opened | {seat})
+            self._journal.save_seat_tokens(self._game_id, self._tokens, opened)
+            self._opened.add(seat)
+            return True
 
     def load(self, game_id: int) -> None:
         """The tokens kept for ``game_id`` (after a restart)."""
         tokens = self._journal.seat_tokens(game_id)
+        opened = self._journal.opened_seats(game_id)
         with self._lock:
-            self._game_id, self._tokens = game_id, tokens
+            self._game_id, self._tokens, self._opened = game_id, tokens, set(opened)
 
     def revoke(self) -> None:
         with self._lock:
             game_id, self._game_id, self._tokens = self._game_id, None, {}
+            self._opened = set()
         if game_id is not None:
             self._journal.save_seat_tokens(game_id, {})
 
@@ -68,8 +99,19 @@ class SeatLinks:
         return found
 
     def links(self) -> dict[int, str]:
+        """Every live link (the companion's own use: never for a page as it is)."""
         with self._lock:
             return dict(self._tokens)
+
+    def unopened(self) -> dict[int, str]:
+        """The links the host may still see: those no phone has opened yet."""
+        with self._lock:
+            return {s: t for s, t in self._tokens.items() if s not in self._opened}
+
+    def phones(self) -> list[int]:
+        """The seats whose phone has opened its link."""
+        with self._lock:
+            return sorted(self._opened)
 
     @property
     def game_id(self) -> int | None:

@@ -91,7 +91,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
     from voice.narrator import Narrator
     from voice.speech import choose_speech
     from web.app import create_app
-    from web.auth import HostLock, spoken_digits
+    from web.auth import HostLock
     from web.sse import Broadcaster
 
     voice_trouble = VoiceTrouble()
@@ -143,6 +143,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         )
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)
+    table.subscribe_private(broadcaster.wake_seats)
     throws = open_throws(config, table, simulated)
     tessons = open_tessons(config, table, throws)
     dice = open_dice(config, table, throws)
@@ -159,18 +160,14 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         dice=dice,
         shutdown=shutdown,
         page_address=page.urls,
+        own_names=lambda: page.names_answered() | set(config.server_names),
     )
     table.resume()
     catalog = Catalog(config.language)
 
     def ready(name: str | None) -> None:
+        # The host PIN is never said: everyone at the table would hear it (``companion pin``).
         narrator.say(page.ready_sentence(catalog, name), catalog.lang)
-        if lock.generated:
-            # Said aloud once, to the room; never through the table, whose narration is public
-            # (the page, the snapshot) and never into the journal. The console shows it too.
-            narrator.say(
-                catalog.text("general.host_pin", digits=spoken_digits(lock.pin)), catalog.lang
-            )
 
     page.publish(config.network_name, ready)
     return Companion(

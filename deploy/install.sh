@@ -210,6 +210,10 @@ report() {
   say "The tabletop companion is installed."
   [ "$name" = - ] || say "  The page:  http://$name.local$suffix/"
   [ -z "$ip" ] || say "  or:        http://$ip$suffix/   (host page: /host)"
+  # The host PIN is never said or shown on a page: here, and by `companion pin` on the Pi.
+  local pin
+  pin=$("$VENV/bin/companion" pin --config "$CONFIG" 2>/dev/null | sed -n 's/^Host PIN: \([0-9]*\).*/\1/p')
+  [ -z "$pin" ] || say "  Host PIN:  $pin   (again: sudo $VENV/bin/companion pin --config $CONFIG)"
   say "  Config:    $CONFIG (then: sudo systemctl restart $NAME)"
   say "  Check:     sudo -u $SERVICE_USER $VENV/bin/companion doctor --config $CONFIG"
   say "  Logs:      journalctl -u $NAME -f"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything the tests need, then the tests: on a fresh Debian machine with Python 3.11.
-# Installs espeak-ng, chromium, chromium-driver, shellcheck and debootstrap (apt), a virtual
-# environment in .venv with the companion and its test extras, then runs ruff, mypy and pytest.
+# Installs espeak-ng, alsa-utils (aplay), chromium, chromium-driver, shellcheck and debootstrap
+# (apt), a virtual environment in .venv with the companion and its test extras, then runs ruff,
+# mypy and pytest.
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ cd "$(dirname "$0")/.."
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 missing=()
-for pkg in espeak-ng chromium chromium-driver shellcheck debootstrap; do
+for pkg in espeak-ng alsa-utils chromium chromium-driver shellcheck debootstrap; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 python3 -c "import ensurepip" 2>/dev/null || missing+=("python3-venv")

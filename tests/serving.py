@@ -29,10 +29,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 15.0  # seconds: the most any single step may take before a test gives up
-PIN = "2468"  # the host PIN of the test configs (``pin=None``: generated, read from the console)
+PIN = "2468"  # the host PIN of the test configs (``pin=None``: generated, `companion pin`)
 CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
 CSRF_FIELD = re.compile(r'name="csrf_token" value="([^"]+)"')
-CONSOLE_PIN = re.compile(r"^Host PIN: (\d+) ", re.MULTILINE)
+SHOWN_PIN = re.compile(r"^Host PIN: (\d+)", re.MULTILINE)
 
 CONFIG = """\
 # Written by tests/serving.py: console narration, short night pauses, no debounce.
@@ -174,6 +174,7 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = WAIT) -> Server:
+        self._host = None  # a restart ends every host session: the host logs in again
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
@@ -236,13 +237,22 @@ class Server:
 
     @property
     def pin(self) -> str:
-        """The host PIN: the config's, else the one the companion printed at start-up."""
+        """The host PIN: the config's, else the one ``companion pin`` shows, as the host on the
+        companion's computer would read it."""
         config = tomllib.loads(self.config.read_text(encoding="utf-8"))
         if "pin" in config.get("host", {}):
             return str(config["host"]["pin"])
-        found = CONSOLE_PIN.findall(self.output())
+        shown = subprocess.run(
+            [sys.executable, "-m", "companion.cli", "pin", "--config", str(self.config)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=WAIT,
+            check=False,
+        )
+        found = SHOWN_PIN.findall(shown.stdout)
         if not found:
-            raise ServerFailed(f"no host PIN on the console:\n{self.output()}")
+            raise ServerFailed(f"companion pin showed no PIN:\n{shown.stdout}{shown.stderr}")
         return str(found[-1])
 
     def visitor(self) -> Client:
@@ -250,8 +260,8 @@ class Server:
         return Client(self.url)
 
     def host(self) -> Client:
-        """The host's client, logged in on first use (the session outlives restarts: its key
-        is kept in the data folder)."""
+        """The host's client, logged in on first use (and again after a restart, which ends
+        every host session)."""
         if self._host is None:
             client = Client(self.url)
             status, page = client.login(self.pin)

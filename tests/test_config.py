@@ -171,7 +171,7 @@ def test_check_config_shows_the_camera() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "camera: auto, 1280×720; calibration: none (readings in pixels)" in result.stdout
-    assert "host PIN: a new one generated at each start; session cookies: plain HTTP" in (
+    assert "host PIN: generated once (companion pin); session cookies: plain HTTP" in (
         result.stdout
     )
 
@@ -263,3 +263,16 @@ def test_a_bad_appliance_key_is_refused_at_its_line_with_the_fix(
     error = refusal(text)
     assert error.line == line
     assert says in str(error)
+
+
+def test_a_seat_name_is_24_characters_at_most() -> None:
+    with pytest.raises(ConfigError, match="name 2 is over 24 characters"):
+        parse('[seats]\nnames = ["Ada", "Maximilienne-Antoinette-Ro"]\n')
+
+
+def test_other_names_the_companion_answers_to_are_host_names() -> None:
+    assert parse('[server]\nnames = ["Companion.Example.Home"]\n').server_names == (
+        "companion.example.home",
+    )
+    with pytest.raises(ConfigError, match="must be a host name in quotes"):
+        parse('[server]\nnames = ["http://evil/"]\n')

@@ -49,6 +49,7 @@ from companion.games.eleusis import (
     series_accepted,
 )
 from companion.games.eleusis.rule_language import Rule, parse_rule
+from companion.record import NO_SEED
 
 GAME = Eleusis()
 GAMES_PER_MODE = 20
@@ -256,11 +257,11 @@ def check_legal_actions(rng: random.Random, state: EleusisState) -> None:
 
 
 def check_public_record(actions: list[Action], options: dict[str, Any], seed: int) -> None:
-    header, header_seed = GAME.public_setup(actions, options, seed)
+    header = GAME.public_setup(actions, options, seed)
     state = GAME.new(options, seed)
     for action in actions:
         state, _ = GAME.apply(state, action)
-    replay = GAME.new(header, header_seed)
+    replay = GAME.new(header, NO_SEED)
     for action in GAME.public_record(actions, options, seed):
         replay, _ = GAME.apply(replay, action)
     mine, theirs = GAME.public_view(replay), GAME.public_view(state)

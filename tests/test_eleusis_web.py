@@ -255,6 +255,7 @@ def test_a_phone_plays_a_series_for_its_own_seat_only(companion: Companion, host
     hand = view["private"]["my_hand"]
     series = hand[:2]
     play = {"kind": "play", "seat": turn, "cards": series}
+    companion.app.test_client().get(f"/api/seat/{tokens[other]}/state")  # that phone opens it
 
     before = companion.table.snapshot()
     crossed = seat_act(companion, tokens[other], play)

@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import CSRF_FIELD, CSRF_META, PIN, start_server
+from serving import CSRF_FIELD, CSRF_META, PIN, start_server, write_config
 
 from companion.config import CameraConfig, Config
 from companion.games.night import StartTimer
 from companion.games.ostrakon import Ask, VotesLaid
 from companion.wiring import Companion, build
 from tests.timing import ManualClock
-from web.auth import LoginLimiter, same_origin, session_secret, spoken_digits
+from web.auth import Hush, LoginLimiter, Sessions, same_origin, session_secret, stored_pin
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
-LOGIN_NEEDED = "log in on the host page with the PIN shown on the companion's screen"
+LOGIN_NEEDED = "log in on the host page with the host PIN"
 WRONG_TOKEN = "security token"
 OTHER_SITE = "comes from another site"
 
@@ -176,6 +176,7 @@ HOST_ROUTES = [
     Route("POST", "/api/tessons/read", {}, ostrakon_laid),
     Route("GET", "/api/record", None, resistance),
     Route("POST", "/api/host/seats/redeal", {}, resistance),  # new links for the phones' seats
+    Route("POST", "/api/host/seats/1/redeal", {}, resistance),  # a new link for one seat
     Route("GET", "/api/host/seats", None, resistance),  # the seats' links: each one is a seat
     Route("POST", "/api/dice/read", {}, game_night),  # the generated camera throws pip dice
     Route("POST", "/api/hourglass/pause", {}, a_turn_timed),
@@ -216,9 +217,12 @@ def test_every_post_route_is_a_host_route_or_the_login_itself(companion: Compani
     posts = {
         rule.rule for rule in companion.app.url_map.iter_rules() if "POST" in (rule.methods or ())
     }
+    routes = companion.app.url_map.bind("localhost")
+    tested = {routes.match(r.path, method="POST", return_rule=True)[0].rule for r in POSTS}
     seats = {"/api/seat/<token>/press", "/api/seat/<token>/act"}  # tests/test_phone_seats.py
     reads = {"/api/eleusis/check"}  # host only, changes nothing: tests/test_eleusis_web.py
-    assert posts == {r.path for r in POSTS} | {"/host/login", "/host/logout"} | seats | reads
+    sessions = {"/api/host/logout-others"}  # ends host sessions only: tested above
+    assert posts == tested | {"/host/login", "/host/logout"} | seats | reads | sessions
 
 
 # -- refused without a session, without the token, from another site ------------------------------
@@ -475,7 +479,7 @@ def test_the_session_key_is_kept_private_and_reused(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
-def test_a_session_outlives_a_restart_with_the_same_data_folder(tmp_path: Path) -> None:
+def test_a_restart_ends_every_host_session(tmp_path: Path) -> None:
     first, _ = make(tmp_path)
     browser = host(first)
     cookie = browser.client.get_cookie("companion_host")
@@ -487,9 +491,64 @@ def test_a_session_outlives_a_restart_with_the_same_data_folder(tmp_path: Path) 
         again = Browser(second)
         again.client.set_cookie("companion_host", cookie.value)
         again.token = browser.token
+        assert again.send(HOST_ROUTES[1]).status_code == 401
+        assert again.login().status_code == 303  # the same PIN opens a new session
         assert again.send(HOST_ROUTES[1]).status_code == 200
     finally:
         second.close()
+
+
+def test_a_cookie_kept_from_before_a_logout_opens_nothing(companion: Companion) -> None:
+    resistance(companion)
+    browser = host(companion)
+    cookie = browser.client.get_cookie("companion_host")
+    assert cookie is not None
+    thief = Browser(companion, "192.0.2.77")
+    thief.client.set_cookie("companion_host", cookie.value)
+    thief.token = browser.token
+    assert thief.send(HOST_ROUTES[1]).status_code == 200  # a copy works while the session lives
+    assert (
+        browser.client.post("/host/logout", data={"csrf_token": browser.token}).status_code == 303
+    )
+    assert thief.send(HOST_ROUTES[1]).status_code == 401
+    assert 'id="login-form"' in thief.open_host()
+
+
+def test_log_out_every_other_device_keeps_this_one(companion: Companion) -> None:
+    resistance(companion)
+    tablet, phone, laptop = host(companion), host(companion), host(companion)
+    answer = tablet.client.post(
+        "/api/host/logout-others", json={}, headers={"X-CSRF-Token": tablet.token}
+    )
+    assert answer.status_code == 200 and answer.get_json()["ended"] == 2
+    assert tablet.send(HOST_ROUTES[1]).status_code == 200
+    assert phone.send(HOST_ROUTES[1]).status_code == 401
+    assert laptop.send(HOST_ROUTES[1]).status_code == 401
+
+
+def test_log_out_every_other_device_is_the_hosts_alone(companion: Companion) -> None:
+    browser = Browser(companion)
+    browser.open_host()
+    answer = browser.client.post(
+        "/api/host/logout-others", json={}, headers={"X-CSRF-Token": browser.token}
+    )
+    assert answer.status_code == 401
+
+
+def test_a_session_ends_twelve_hours_after_its_login() -> None:
+    clock = Clock()
+    sessions = Sessions(hours=12, clock=clock)
+    sid = sessions.open()
+    clock.now += 12 * 3600 - 1
+    assert sessions.live(sid)
+    clock.now += 1
+    assert not sessions.live(sid) and len(sessions) == 0
+
+
+def test_a_made_up_session_id_opens_nothing() -> None:
+    sessions = Sessions()
+    sessions.open()
+    assert not sessions.live("made-up") and not sessions.live(None) and not sessions.live(7)
 
 
 # -- the public side ------------------------------------------------------------------------------
@@ -525,7 +584,13 @@ def test_the_public_routes_stay_open_and_carry_the_same_public_snapshot(
 # -- the PIN --------------------------------------------------------------------------------------
 
 
-def test_a_generated_pin_is_six_digits_said_once_and_kept_out_of_the_table(
+def _digits_said(pin: str, said: list[str]) -> bool:
+    """Whether the PIN's digits are in anything said, as one number or digit by digit."""
+    plain = ["".join(ch for ch in line if ch.isdigit()) for line in said]
+    return any(pin in digits for digits in plain)
+
+
+def test_a_generated_pin_is_six_digits_kept_in_the_data_folder_and_never_said(
     tmp_path: Path,
 ) -> None:
     running, speech = make(tmp_path, host_pin=None)
@@ -533,13 +598,20 @@ def test_a_generated_pin_is_six_digits_said_once_and_kept_out_of_the_table(
         running.narrator.wait_idle(10)
         pin = running.lock.pin
         assert re.fullmatch(r"\d{6}", pin) and running.lock.generated
-        assert speech.said[1:] == [f"The host PIN is {spoken_digits(pin)}."]  # after "ready"
-        assert speech.said[0].startswith("The companion is ready.")
+        assert len(speech.said) == 1 and speech.said[0].startswith("The companion is ready.")
+        assert not _digits_said(pin, speech.said) and "PIN" not in speech.said[0]
+        assert (tmp_path / "host.pin").read_text().strip() == pin
+        assert stat.S_IMODE((tmp_path / "host.pin").stat().st_mode) == 0o600
         assert Browser(running).login(pin).status_code == 303
         assert pin not in json.dumps(running.table.snapshot())
         assert "PIN" not in json.dumps(running.table.snapshot())
     finally:
         running.close()
+    again, _ = make(tmp_path, host_pin=None)  # the same PIN at the next start
+    try:
+        assert again.lock.pin == pin
+    finally:
+        again.close()
 
 
 def test_a_pin_from_the_config_is_never_said(tmp_path: Path) -> None:
@@ -547,38 +619,79 @@ def test_a_pin_from_the_config_is_never_said(tmp_path: Path) -> None:
     try:
         running.narrator.wait_idle(10)
         assert not running.lock.generated
-        assert len(speech.said) == 1 and "PIN" not in speech.said[0]  # "ready", and no PIN
+        assert len(speech.said) == 1 and not _digits_said("97531", speech.said)
         assert Browser(running).login("97531").status_code == 303
     finally:
         running.close()
 
 
-def test_the_pin_is_said_in_french_digit_by_digit(tmp_path: Path) -> None:
-    running, speech = make(tmp_path, host_pin=None, language="fr")
+def test_a_new_pin_ends_every_host_session_at_once(tmp_path: Path) -> None:
+    running, _ = make(tmp_path, host_pin=None)
     try:
-        running.narrator.wait_idle(10)
-        assert speech.said[0].startswith("Le compagnon est prêt.")
-        assert speech.said[1:] == [f"Le code de l'hôte est {' '.join(running.lock.pin)}."]
+        resistance(running)
+        old = running.lock.pin
+        browser = host_with(running, old)
+        assert browser.send(HOST_ROUTES[1]).status_code == 200
+        new = stored_pin(tmp_path, renew=True)  # what `companion pin --new` does
+        assert new != old or re.fullmatch(r"\d{6}", new)
+        assert browser.send(HOST_ROUTES[1]).status_code == 401
+        assert Browser(running).login(old).status_code == (401 if new != old else 303)
+        assert host_with(running, new).send(HOST_ROUTES[1]).status_code == 200
     finally:
         running.close()
+
+
+def test_companion_pin_shows_the_kept_pin_and_new_makes_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+
+    config = write_config(tmp_path, pin=None)
+    assert main(["pin", "--config", str(config)]) == 0
+    first = re.search(r"Host PIN: (\d{6})", capsys.readouterr().out)
+    assert first is not None
+    assert main(["pin", "--config", str(config)]) == 0
+    assert f"Host PIN: {first.group(1)}" in capsys.readouterr().out
+    assert main(["pin", "--new", "--config", str(config)]) == 0
+    assert "every host is logged out" in capsys.readouterr().out
+    assert (tmp_path / "data" / "host.pin").read_text().strip().isdigit()
+    assert stat.S_IMODE((tmp_path / "data" / "host.pin").stat().st_mode) == 0o600
+
+
+def test_companion_pin_with_the_pin_in_the_config_shows_it_and_will_not_renew(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from companion.cli import main
+
+    config = write_config(tmp_path, pin="97531")
+    assert main(["pin", "--config", str(config)]) == 0
+    assert "Host PIN: 97531 (set in the config)" in capsys.readouterr().out
+    assert main(["pin", "--new", "--config", str(config)]) == 2
+    assert not (tmp_path / "data" / "host.pin").exists()
+
+
+def host_with(running: Companion, pin: str) -> Browser:
+    browser = Browser(running)
+    assert browser.login(pin).status_code == 303
+    return browser
 
 
 def test_the_errors_are_in_the_tables_language(companion: Companion) -> None:
     companion.table.new_game("resistance", {"players": 5}, NAMES[:5], language="fr", seed=1)
     answer = Browser(companion).send(HOST_ROUTES[1])
     assert answer.status_code == 401
-    assert "connectez-vous sur la page de l'hôte" in error(answer)
+    assert "connectez-vous sur la page de l'hôte avec le code de l'hôte" in error(answer)
 
 
 @pytest.mark.slow
-def test_a_generated_pin_is_on_the_console_and_never_in_the_journal_or_the_page(
+def test_a_generated_pin_is_in_no_log_page_journal_or_record_and_companion_pin_shows_it(
     tmp_path: Path,
 ) -> None:
     server = start_server(tmp_path / "server", pin=None)
     try:
-        pin = server.pin  # read from the console, as the host would
+        pin = server.pin  # from `companion pin`, as the host on the Pi reads it
         assert re.fullmatch(r"\d{6}", pin)
-        assert f"Host PIN: {pin} (new at each start" in server.output()
+        assert "Host PIN: run `companion pin` on this computer" in server.output()
         visitor = server.visitor()
         assert visitor.post("/api/games", {"options": {"players": 5}})[0] == 401
         status, _ = server.post("/api/games", {"options": {"players": 5}, "names": NAMES[:5]})
@@ -587,18 +700,21 @@ def test_a_generated_pin_is_on_the_console_and_never_in_the_journal_or_the_page(
         snapshot = json.dumps(server.state())
         status, record = server.host().get("/api/record")
         assert status == 200
+        status, login_page = visitor.host_page()
         data = tmp_path / "server" / "data"
         journal = b"".join(p.read_bytes() for p in data.glob("journal.sqlite3*"))
-        for text in (snapshot, journal.decode("latin-1"), str(record)):
+        for text in (snapshot, journal.decode("latin-1"), str(record), server.output(), login_page):
             assert pin not in text
-            assert spoken_digits(pin) not in text
-            assert "host PIN" not in text
+            assert " ".join(pin) not in text
         assert stat.S_IMODE((data / "session.key").stat().st_mode) == 0o600
+        assert stat.S_IMODE((data / "host.pin").stat().st_mode) == 0o600
 
-        server.stop()  # a restart: a new PIN, but the host's session is still good
+        kept = server.host()
+        server.stop()  # a restart: the same PIN, but every session has ended
         server.start()
-        assert len(re.findall(r"^Host PIN: \d{6} ", server.output(), re.M)) == 2
-        assert server.press(0, "A")["revision"] > 0
+        assert server.pin == pin
+        assert kept.post("/api/press", {"seat": 0, "button": "A"})[0] == 401
+        assert server.press(0, "A")["revision"] > 0  # the host logs in again
     finally:
         server.stop()
 
@@ -612,3 +728,23 @@ def test_a_pin_from_the_config_is_not_printed(tmp_path: Path) -> None:
         assert server.post("/api/games", {"options": {"players": 5}})[0] == 201
     finally:
         server.stop()
+
+
+def test_a_refusal_is_logged_once_a_minute_per_address_at_most() -> None:
+    clock = Clock()
+    hush = Hush(every=60, clock=clock)
+    assert hush.tell("cross-site:192.0.2.9")
+    assert not hush.tell("cross-site:192.0.2.9")
+    assert hush.tell("cross-site:192.0.2.10")  # another address is told
+    clock.now += 60
+    assert hush.tell("cross-site:192.0.2.9")
+
+
+def test_a_flood_of_cross_site_posts_writes_one_log_line(
+    companion: Companion, caplog: pytest.LogCaptureFixture
+) -> None:
+    browser = host(companion)
+    for _ in range(50):
+        assert browser.send(HOST_ROUTES[1], Origin="http://evil.example").status_code == 403
+    lines = [r for r in caplog.records if "from another site" in r.getMessage()]
+    assert len(lines) == 1 and "/api/press" in lines[0].getMessage()

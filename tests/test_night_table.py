@@ -281,17 +281,19 @@ def test_a_while_paused_passes_nothing(buttons):
     assert buttons.timer["turn"] == 0 and buttons.timer["paused"]
 
 
-def test_anyone_holding_the_record_can_check_every_draw(rig):
+def test_once_the_evening_is_over_anyone_holding_the_record_can_check_every_draw(rig):
     import json
 
-    from companion.games.night import pick
+    from companion.games.night import EndEvening, pick
 
     rig.start()
     rig.table.submit(PickStarter())
     rig.table.submit(PickStarter((0, 2)))
-    lines = [json.loads(line) for line in rig.table.export()]
-    seed, draws = lines[0]["seed"], [line for line in lines[1:] if line["kind"] == "pick_starter"]
     shown = rig.table.snapshot()["state"]["picks"]
+    rig.table.submit(EndEvening())
+    lines = [json.loads(line) for line in rig.table.export()]
+    seed = int(lines[0]["seed"], 16)
+    draws = [line for line in lines[1:] if line["kind"] == "pick_starter"]
     for number, (draw, said) in enumerate(zip(draws, shown, strict=True), start=1):
         among = draw["among"] or list(range(3))
         assert pick(seed, number, among) == said["seat"]
@@ -314,4 +316,9 @@ def test_the_seed_that_decides_the_next_draws_is_never_shown(rig, caplog):
     assert seen and all(str(seed) not in snap for snap in seen)
     assert str(seed) not in json.dumps(rig.table.snapshot())
     assert str(seed) not in " ".join(rig.voice.said) + caplog.text
-    assert json.loads(rig.table.export()[0])["seed"] == seed  # the record keeps it
+    record = rig.table.export()  # the evening goes on: its record names the draws, not the seed
+    assert json.loads(record[0])["seed"] is None
+    assert json.loads(record[0])["options"]["starters"] == [
+        p["seat"] for p in rig.table.snapshot()["state"]["picks"]
+    ]
+    assert str(seed) not in "".join(record) and f"{seed:x}" not in "".join(record)

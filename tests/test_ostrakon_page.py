@@ -155,6 +155,19 @@ def press_on_panel(driver: WebDriver, seat: int, button: str) -> None:
     wait(driver, lambda d: revision(d) > before, f"the result of seat {seat} pressing {button}")
 
 
+def press_answered(driver: WebDriver, seat: int, button: str) -> None:
+    """A press on the virtual panel whose result nobody sees (a vote changed face down): waits
+    for the server's answer to reach the page (the browser's record of its requests)."""
+    count = "return performance.getEntriesByType('resource')" + (
+        ".filter(e => e.name.endsWith('/api/press') && e.responseEnd > 0).length"
+    )
+    before = int(driver.execute_script(count))
+    click(driver, f"press-{seat}-{button}")
+    wait(
+        driver, lambda d: int(d.execute_script(count)) > before, f"seat {seat}'s {button} answered"
+    )
+
+
 def names_of(seats: list[int]) -> list[str]:
     return [NAMES[s] for s in seats]
 
@@ -233,7 +246,9 @@ def test_a_whole_turn_is_played_and_the_public_page_follows_it_live(
     before_html, before_text = board_html(driver), body_text(driver)
 
     driver.switch_to.window(host)
-    press_on_panel(driver, changer, "B")  # a tesson changed face down
+    unchanged = server.state()["revision"]
+    press_answered(driver, changer, "B")  # a tesson changed face down: nothing public changes
+    assert server.state()["revision"] == unchanged, "a changed vote moved the public revision"
     driver.switch_to.window(public)
     wait(driver, caught_up(server), "the public page to render the changed vote")
     assert board_html(driver) == before_html, "a changed vote shows on the public board"

@@ -234,7 +234,7 @@ def test_a_seats_state_holds_its_own_identity_and_no_other(companion: Companion)
         assert view["public"] == companion.table.snapshot()
         assert view["private"]["identity"] == sides[seat].value
         assert view["private"] == companion.table.private_snapshot(seat)
-        assert set(view) == {"seat", "name", "public", "private"}
+        assert set(view) == {"seat", "name", "public", "private", "notice"}
 
 
 def read_events(response: Any, count: int) -> list[dict[str, Any]]:
@@ -408,11 +408,12 @@ def test_the_seat_links_are_for_the_host_only(companion: Companion) -> None:
     assert anyone.get("/api/host/seats").status_code == 401
     assert anyone.post("/api/host/seats/redeal", json={}).status_code == 401
     client = host(companion)
+    # the page was loaded from http://localhost/: the links name the companion's own address
     seats = client.get("/api/host/seats").get_json()
     assert [s["seat"] for s in seats] == [0, 1, 2, 3, 4]
     assert [s["name"] for s in seats] == NAMES
     token = links(companion)[0]
-    assert seats[0]["url"] == f"http://localhost/seat/{token}"  # the host the page was loaded from
+    assert seats[0]["url"] == f"http://127.0.0.1:5000/seat/{token}"  # the page's own address
     assert seats[0]["qr_svg"].startswith("<svg")
 
 

@@ -30,6 +30,7 @@ from companion.games.resistance import (
 from companion.journal import Journal
 from companion.moderator import NARRATION_KEPT, Table, public_snapshot
 from companion.narration import resistance as narration
+from companion.record import NO_SEED
 from web.sse import sse_message
 
 GAMES_PER_COUNT = 200
@@ -279,8 +280,8 @@ def play_one_with_plot(players: int, seed: int) -> None:
         replayed, _ = GAME.apply(replayed, action_from_json(GAME.actions, data))
         assert replayed == states[step], f"replay differs at action {step} (seed {seed})"
 
-    header, header_seed = GAME.public_setup(actions, options, seed)
-    public_replay = GAME.new(header, header_seed)
+    header = GAME.public_setup(actions, options, seed)
+    public_replay = GAME.new(header, NO_SEED)
     for action in GAME.public_record(actions, options, seed):
         public_replay, _ = GAME.apply(public_replay, action)
     mine, theirs = GAME.public_view(public_replay), GAME.public_view(running.state)

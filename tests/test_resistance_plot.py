@@ -37,6 +37,7 @@ from companion.games.resistance.state import (
 )
 from companion.narration import resistance as narration
 from companion.narration.catalog import Catalog
+from companion.record import NO_SEED
 from tests import engine_steps as steps
 
 GAME = Resistance()
@@ -798,8 +799,8 @@ def test_the_public_record_replays_to_the_same_public_view_at_every_step(players
         states, _, actions, options = random_game(players, seed * 10 + players, digital=True)
         for stop in range(0, len(actions) + 1, 3):
             done = actions[:stop]
-            header, header_seed = GAME.public_setup(done, options, seed * 10 + players)
-            replayed = GAME.new(header, header_seed)
+            header = GAME.public_setup(done, options, seed * 10 + players)
+            replayed = GAME.new(header, NO_SEED)
             for action in GAME.public_record(done, options, seed * 10 + players):
                 replayed, _ = GAME.apply(replayed, action)
             assert comparable(GAME.public_view(replayed)) == comparable(
@@ -807,15 +808,15 @@ def test_the_public_record_replays_to_the_same_public_view_at_every_step(players
             ), f"step {stop} of seed {seed}"
 
 
-def test_the_public_setup_hides_the_seed_and_the_identities() -> None:
+def test_the_public_setup_hides_the_identities_and_names_the_draws() -> None:
     states, _, actions, options = random_game(8, 4, digital=True)
-    header, seed = GAME.public_setup(actions, options, 4)
-    assert seed == 0 and header["identities"] == "physical"
+    header = GAME.public_setup(actions, options, 4)
+    assert header["identities"] == "physical"
     plot = states[-1].plot
     assert plot is not None
     assert header["plot_draws"] == [c.value for c in plot.drawn_log]
     plain = {"players": 5, "targeting": False}
-    assert GAME.public_setup([], plain, 9) == (plain, 9)  # the base game keeps its own
+    assert GAME.public_setup([], plain, 9) == plain  # the base game keeps its own
 
 
 def test_the_public_record_keeps_no_private_information() -> None:

@@ -236,7 +236,7 @@ class Rig:
     def assert_seat_view(self, view: Any, seat: int) -> None:
         """The public snapshot and this seat's own private view, nothing else: its identity, its
         vote, its card, what it learned... and no other seat's."""
-        assert set(view) == {"seat", "name", "public", "private"}
+        assert set(view) == {"seat", "name", "public", "private", "notice"}
         assert view["seat"] == seat
         assert view["name"] == NAMES[seat]
         self.assert_public(view["public"])
@@ -280,6 +280,7 @@ class Rig:
 
     def send(self, method: str, rule: str, who: Audience) -> Any:
         path = rule.replace("<token>", who.token).replace("<path:filename>", self.static)
+        path = path.replace("<int:seat>", "1")
         assert "<" not in path, f"the walk does not know how to fill in {rule}"
         client = self.host if who.kind == "host" else self.app.test_client()  # no session
         headers = {} if who.header is None else {"X-Seat-Token": who.header}
@@ -384,8 +385,15 @@ def shows_record(rig: Rig, who: Audience, answer: Any) -> None:
 
 
 def shows_links(rig: Rig, who: Audience, answer: Any) -> None:
-    shown = {s["seat"]: s["url"].rsplit("/seat/", 1)[1] for s in answer.get_json()}
-    assert shown == rig.links()
+    """Every seat; a link only for a seat whose phone has not opened its own yet."""
+    seats, links = answer.get_json(), rig.links()
+    opened = set(rig.table.seat_links.phones())
+    assert sorted(s["seat"] for s in seats) == sorted(links)
+    for shown in seats:
+        if shown["seat"] in opened:
+            assert shown["opened"] is True and "url" not in shown and "qr_svg" not in shown
+        else:
+            assert shown["url"].rsplit("/seat/", 1)[1] == links[shown["seat"]]
 
 
 def shows_the_address(rig: Rig, who: Audience, answer: Any) -> None:
@@ -421,6 +429,8 @@ POST_BODIES: dict[str, Callable[[Rig], dict[str, Any]]] = {
     "/api/hourglass/pause": lambda rig: {"json": {}},
     "/api/hourglass/resume": lambda rig: {"json": {}},
     "/api/host/seats/redeal": lambda rig: {"json": {}},
+    "/api/host/seats/<int:seat>/redeal": lambda rig: {"json": {}},
+    "/api/host/logout-others": lambda rig: {"json": {}},
     "/api/power/off": lambda rig: {"json": {"confirm": True}},  # a real one, refused by the guard
     "/api/seat/<token>/press": lambda rig: {"json": {"button": "A"}},
     "/api/seat/<token>/act": lambda rig: {"json": any_move(rig)},
@@ -557,6 +567,36 @@ def host_redeals_the_links(rig: Rig) -> None:
         assert rig.app.test_client().get(f"/api/seat/{token}/state").status_code == 404
 
 
+def host_redeals_one_link(rig: Rig) -> None:
+    """A new link for one seat, said aloud; the other seats keep theirs."""
+    old = rig.links()
+    answer = rig.host.post("/api/host/seats/1/redeal", json={})
+    if rig.over():
+        assert answer.status_code == 409 and rig.links() == old == {}
+        return
+    assert answer.status_code == 200
+    new = rig.links()
+    assert new[1] != old[1] and {s: t for s, t in new.items() if s != 1} == {
+        s: t for s, t in old.items() if s != 1
+    }
+    assert rig.table.snapshot()["message"] == rig.running.catalog.text(
+        "general.link_redealt", seat=1
+    )
+    shows_links(rig, Audience("host"), answer)
+    rig.settle()
+    assert rig.app.test_client().get(f"/api/seat/{old[1]}/state").status_code == 404
+
+
+def host_logs_out_other_devices(rig: Rig) -> None:
+    """Another host device is logged out; this one stays."""
+    other = host_client(rig.app, PIN)
+    assert other.get("/api/record").status_code == 200
+    answer = rig.host.post("/api/host/logout-others", json={})
+    assert answer.status_code == 200 and answer.get_json()["ended"] >= 1
+    assert other.get("/api/record").status_code == 401
+    assert rig.host.get("/api/record").status_code == 200
+
+
 def seat_presses(rig: Rig) -> None:
     links = rig.links()
     if not links:
@@ -668,6 +708,8 @@ ROUTES: dict[str, Row] = {
     "/api/record": Row(get=HOST_ONLY, shows=shows_record),
     "/api/host/seats": Row(get=HOST_ONLY, shows=shows_links),
     "/api/host/seats/redeal": Row(post=HOST_POST, accept=host_redeals_the_links),
+    "/api/host/seats/<int:seat>/redeal": Row(post=HOST_POST, accept=host_redeals_one_link),
+    "/api/host/logout-others": Row(post=HOST_POST, accept=host_logs_out_other_devices),
     "/api/host/address": Row(get=HOST_ONLY, shows=shows_the_address),
     # without {"confirm": true}: the walk goes on (tests/test_shutdown.py shuts down for good)
     "/api/power/off": Row(post=HOST_POST, accept=host_is_let_through("/api/power/off", {})),

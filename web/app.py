@@ -16,9 +16,11 @@ never grants. An unknown, revoked or other game's token gets one and the same 40
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import math
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from html import escape
 from typing import Any
@@ -45,13 +47,15 @@ from companion.seats_online import actor
 from web.auth import (
     CSRF_FIELD,
     CSRF_HEADER,
+    SESSION_HOURS,
     HostLock,
+    Hush,
     new_csrf_token,
     pin_matches,
     same_origin,
     token_matches,
 )
-from web.sse import Broadcaster
+from web.sse import Broadcaster, Pool, Refusal, Slot, StreamRefused
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +68,10 @@ SEAT_HEADER = "X-Seat-Token"
 # reads for the host only: secrets, seat links, the page's address
 HOST_GETS = frozenset({"record", "host_seats", "host_address"})
 QR_SCALE = 4
-SESSION_HOURS = 12  # a game evening; the cookie is re-signed (the clock restarts) on each visit
 MAX_BODY = 64 * 1024  # bytes: the largest action (a throw's dice) is a few kilobytes
+STREAM_REFUSALS = {Refusal.DEVICE: "errors.streams_device", Refusal.FULL: "errors.streams_full"}
+MAX_TEXT = 1000  # characters in any one text of a request (an Eleusis rule is the longest)
+ALWAYS_OURS = frozenset({"localhost"})  # with any address written as numbers
 SAFE_INTEGER = 2**53  # the largest integer a browser's JSON keeps exact
 
 
@@ -98,9 +104,13 @@ def create_app(
     *,
     shutdown: Any,
     page_address: Any = None,
+    own_names: Callable[[], Iterable[str]] = lambda: (),
 ) -> Flask:
     """``lock`` holds the host PIN and the cookie key; without one, a PIN is generated (and
-    the host page stays locked to whoever does not know it)."""
+    the host page stays locked to whoever does not know it). ``own_names`` gives the names the
+    companion answers to besides its addresses and localhost (its ``.local`` names): a request
+    naming any other host is refused, so that no other site's name can be pointed at it (DNS
+    rebinding)."""
     lock = lock if lock is not None else HostLock()
     app = Flask(__name__)
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -119,7 +129,9 @@ def create_app(
     )
 
     def catalog() -> Catalog:
-        return Catalog(table.snapshot()["language"])
+        """The table's language (without building a snapshot: refusals come in floods)."""
+        running = table.running
+        return Catalog(running.catalog.lang if running else table.default_language)
 
     def error(status: int, message: str) -> tuple[Response, int]:
         return jsonify({"error": message}), status
@@ -136,7 +148,7 @@ def create_app(
         if not request.is_json:
             return None
         try:
-            return json.loads(
+            body = json.loads(
                 request.get_data(),
                 parse_constant=_no_constant,
                 parse_int=_safe_int,
@@ -144,9 +156,17 @@ def create_app(
             )
         except (ValueError, RecursionError):
             return None
+        too_long = _long_text(body)
+        if too_long is not None:
+            raise TextTooLong(too_long)
+        return body
+
+    @app.errorhandler(TextTooLong)
+    def text_too_long(exc: TextTooLong) -> Any:
+        return error(400, catalog().text("errors.text_too_long", field=exc.field, limit=MAX_TEXT))
 
     def is_host() -> bool:
-        return session.get("host") is True
+        return lock.is_host(session.get("sid"))
 
     def csrf_token() -> str:
         """This browser's CSRF token, made on its first visit to the host page (the login form
@@ -174,6 +194,32 @@ def create_app(
             return make_response(login_page(status, message))
         return make_response(error(status, message))
 
+    hush = Hush()
+
+    def warn(what: str) -> None:
+        """Log a refusal, once a minute per client address and kind at most."""
+        client = request.remote_addr or "unknown"
+        if hush.tell(f"{what}:{client}"):
+            log.warning("%s, to %s, from %s (once a minute at most)", what, route_name(), client)
+
+    def route_name() -> str:
+        """What a log line may say of the request: its route, never its path (a seat's token
+        is in the path)."""
+        return request.url_rule.rule if request.url_rule is not None else "an unknown route"
+
+    @app.before_request
+    def own_host() -> Any:
+        """Only requests naming the companion itself: an address, localhost, its own names."""
+        name = host_name(request.host)
+        if name in ALWAYS_OURS or name in {n.lower() for n in own_names()}:
+            return None
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            warn("refused a request naming another host")
+            return error(400, catalog().text("errors.unknown_host"))
+        return None
+
     @app.before_request
     def guard() -> Any:
         if request.routing_exception is not None:
@@ -183,7 +229,7 @@ def create_app(
         if unsafe and not same_origin(
             request.headers.get("Origin"), request.headers.get("Referer"), request.host
         ):
-            log.warning("refused a %s to %s from another site", request.method, request.path)
+            warn(f"refused a {request.method} from another site")
             return refused(403, "errors.cross_origin")
         if unsafe and endpoint in SEAT_POSTS:
             path_token = (request.view_args or {}).get("token")
@@ -270,8 +316,9 @@ def create_app(
             log.warning("a wrong host PIN from %s", client)
             return refused(401, "errors.wrong_pin")
         lock.limiter.succeeded(client)
-        session.clear()  # a new token for the new session
-        session["host"] = True
+        lock.sessions.end(session.get("sid"))
+        session.clear()  # a new session, and a new token for it
+        session["sid"] = lock.sessions.open()
         session["csrf"] = new_csrf_token()
         session.permanent = True  # kept when the browser closes, for SESSION_HOURS
         log.info("host logged in from %s", client)
@@ -281,10 +328,18 @@ def create_app(
 
     @app.post("/host/logout")
     def logout() -> Any:
+        lock.sessions.end(session.get("sid"))  # a copy of the cookie opens nothing now
         session.clear()
         if request.is_json:
             return jsonify({"host": False})
         return redirect("/host", 303)
+
+    @app.post("/api/host/logout-others")
+    def logout_others() -> Any:
+        """End every host session but this one (a phone that logged in and was left about)."""
+        ended = lock.sessions.end_others(session.get("sid"))
+        log.info("the host logged out %d other device(s)", ended)
+        return jsonify({"ended": ended, "text": catalog().text("ui.others_logged_out")})
 
     @app.get("/api/state")
     def state() -> Response:
@@ -292,11 +347,34 @@ def create_app(
 
     @app.get("/api/events")
     def events() -> Response:
-        return Response(
-            broadcaster.stream(),
+        """The public snapshots, live: the host's pages from the host's pool, anyone else's
+        from the public pool of their address (web/sse.py)."""
+        if is_host():
+            return live_stream(Pool.HOST, "host", broadcaster.stream)
+        return live_stream(Pool.PUBLIC, request.remote_addr or "unknown", broadcaster.stream)
+
+    def live_stream(pool: Pool, key: str, opened: Callable[[Slot], Iterable[str]]) -> Response:
+        """An SSE answer from ``pool``'s place for ``key``, or at once 503 with ``Retry-After``
+        when the pool refuses one: a refused stream never holds a thread."""
+        gone = request.environ.get("waitress.client_disconnected")  # the server's, if waitress
+
+        def alive() -> bool:
+            return gone is None or not gone()
+
+        try:
+            slot = broadcaster.admit(pool, key, alive)
+        except StreamRefused as refused:
+            words = catalog().text(STREAM_REFUSALS[refused.reason], seconds=refused.retry_after)
+            response = make_response(error(503, words))
+            response.headers["Retry-After"] = str(refused.retry_after)
+            return response
+        response = Response(
+            opened(slot),
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
+        response.call_on_close(lambda: broadcaster.release(slot))  # even if never iterated
+        return response
 
     @app.post("/api/games")
     def new_game() -> Any:
@@ -322,7 +400,7 @@ def create_app(
         except KeyError:
             return error(400, catalog().text("errors.unknown_game", game=str(title)))
         except IllegalAction as exc:
-            return error(400, table.explain(exc))
+            return error(400, table.refusal_for(exc))
         except JournalError as exc:
             return error(503, table.refusal(exc))
         return jsonify(table.snapshot()), 201
@@ -364,24 +442,33 @@ def create_app(
         """The one answer to every token that opens no seat: unknown, revoked, another game's."""
         return error(404, catalog().text("errors.seat_link_invalid"))
 
+    def base_url() -> str:
+        """The page's own address, never one taken from the request's ``Host``."""
+        _urls, scan = page_address() if page_address is not None else ([], None)
+        return scan or request.host_url
+
     def seat_links() -> list[dict[str, Any]]:
+        """Every seat of the running game; a link and its QR code only for the seats whose
+        phone has not opened theirs yet (the host is a player too: an opened link is that
+        player's alone)."""
         import segno
 
         running = table.running
         if running is None:
             return []
-        base = request.host_url  # the scheme and host the host page was loaded from
+        base = base_url()
+        shown = table.seat_links.unopened()
         out = []
-        for seat, token in sorted(table.seat_links.links().items()):
-            url = f"{base}seat/{token}"
-            out.append(
-                {
-                    "seat": seat,
-                    "name": running.catalog.name(seat),
-                    "url": url,
-                    "qr_svg": segno.make(url, error="m").svg_inline(scale=QR_SCALE),
-                }
-            )
+        for seat in sorted(table.seat_links.links()):
+            link: dict[str, Any] = {"seat": seat, "name": running.catalog.name(seat)}
+            token = shown.get(seat)
+            if token is None:
+                link["opened"] = True
+            else:
+                url = f"{base}seat/{token}"
+                qr = segno.make(url, error="m").svg_inline(scale=QR_SCALE)
+                link.update(opened=False, url=url, qr_svg=qr)
+            out.append(link)
         return out
 
     @app.get("/api/host/address")
@@ -392,7 +479,7 @@ def create_app(
 
         urls, scan = page_address() if page_address is not None else ([], None)
         if not urls:  # no network address known: the one this page was loaded from
-            urls, scan = [request.host_url], request.host_url
+            urls, scan = [base_url()], base_url()
         return jsonify(
             {"urls": urls, "url": scan, "qr_svg": segno.make(scan, error="m").svg_inline(scale=6)}
         )
@@ -414,19 +501,27 @@ def create_app(
 
     @app.post("/api/host/seats/redeal")
     def redeal_seats() -> Any:
+        return redealt(table.redeal_links)
+
+    @app.post("/api/host/seats/<int:seat>/redeal")
+    def redeal_seat(seat: int) -> Any:
+        """A new link for one seat (said aloud to the table)."""
+        return redealt(lambda: table.redeal_link(seat))
+
+    def redealt(redeal: Callable[[], object]) -> Any:
         try:
-            table.redeal_links()
+            redeal()
         except NoGame:
             return error(409, catalog().text("errors.no_game"))
         except IllegalAction as exc:
-            return error(409, table.explain(exc))
+            return error(409, table.refusal_for(exc))
         except JournalError as exc:
             return error(503, table.refusal(exc))
         return jsonify(seat_links())
 
     @app.get("/seat/<token>")
     def seat_page(token: str) -> Any:
-        view = table.seat_view(token)
+        view = table.seat_view(token) if table.open_seat(token) is not None else None
         if view is None:
             words = catalog()
             message = escape(words.text("errors.seat_link_invalid"))
@@ -447,18 +542,18 @@ def create_app(
 
     @app.get("/api/seat/<token>/state")
     def seat_state(token: str) -> Any:
-        view = table.seat_view(token)
+        view = table.seat_view(token) if table.open_seat(token) is not None else None
         return no_seat() if view is None else jsonify(view)
 
     @app.get("/api/seat/<token>/events")
     def seat_events(token: str) -> Any:
-        if table.seat_for(token) is None:
+        if table.open_seat(token) is None:
             return no_seat()
-        return Response(
-            broadcaster.stream_views(lambda: table.seat_view(token)),
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
+
+        def opened(slot: Slot) -> Iterable[str]:
+            return broadcaster.stream_views(lambda: table.seat_view(token), slot)
+
+        return live_stream(Pool.SEAT, token, opened)
 
     @app.post("/api/seat/<token>/press")
     def seat_press(token: str) -> Any:
@@ -490,8 +585,10 @@ def create_app(
         try:
             table.seat_submit(seat, action)
         except IllegalAction as exc:
-            private = exc.params.get("private_to") == seat
-            return jsonify({"error": table.explain(exc), "private": private}), 400
+            private = "private_to" in exc.params and not table.is_private(exc, seat)
+            if private:  # what only this seat may read: its link is now opened
+                table.open_seat(token)
+            return jsonify({"error": table.refusal_for(exc, seat), "private": private}), 400
         except NoGame:
             return no_seat()
         except JournalError as exc:
@@ -500,7 +597,8 @@ def create_app(
 
     def after_seat_move(token: str, seat: int) -> dict[str, Any]:
         """The seat's view after its move; a move that ended the game spent the link: then the
-        public snapshot only, and ``gone``."""
+        public snapshot only, and ``gone``. The seat's link is now opened."""
+        table.open_seat(token)
         view = table.seat_view(token)
         if view is None:
             return {"seat": seat, "public": table.snapshot(), "private": None, "gone": True}
@@ -555,9 +653,7 @@ def create_app(
         try:
             do()
         except IllegalAction as exc:
-            if "private_to" in exc.params:  # its wording is for that seat's own page only
-                return error(400, catalog().text("errors.private_refusal"))
-            return error(400, table.explain(exc))
+            return error(400, table.refusal_for(exc))
         except NoGame:
             return error(409, catalog().text("errors.no_game"))
         except (CameraUnavailable, UnreadableFrame) as exc:
@@ -640,6 +736,43 @@ def eleusis_report(text: str, words: Catalog) -> dict[str, Any]:
         "period": report.period,
         "advice": advice,
     }
+
+
+class TextTooLong(ValueError):
+    """A text in a request beyond ``MAX_TEXT`` characters; ``field`` says where."""
+
+    def __init__(self, field: str) -> None:
+        super().__init__(field)
+        self.field = field
+
+
+def _long_text(value: Any, where: str = "") -> str | None:
+    """Where the first text longer than ``MAX_TEXT`` is in a JSON value, or None."""
+    if isinstance(value, str):
+        return (where or "text") if len(value) > MAX_TEXT else None
+    items = (
+        value.items()
+        if isinstance(value, dict)
+        else enumerate(value)
+        if isinstance(value, list)
+        else ()
+    )
+    for key, item in items:
+        if isinstance(key, str) and len(key) > MAX_TEXT:
+            return where or "a key"
+        found = _long_text(item, f"{where}.{key}" if where else str(key))
+        if found is not None:
+            return found
+    return None
+
+
+def host_name(host: str) -> str:
+    """The name or address in a ``Host`` header, without its port or brackets, lower case."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1 : host.find("]")] if "]" in host else host
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return name.rstrip(".")
 
 
 def _no_constant(name: str) -> Any:

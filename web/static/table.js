@@ -38,7 +38,7 @@ function el(tag, cls, text) {
 function render(snap) {
   snapshot = snap;
   // the links change with each game and are spent when it ends
-  const links = `${snap.game_id}:${!!(snap.state && snap.state.outcome)}`;
+  const links = `${snap.game_id}:${!!(snap.state && snap.state.outcome)}:${snap.phones}`;
   if (HOST && links !== seatLinksGame) {
     seatLinksGame = links;
     refreshSeatLinks();
@@ -193,6 +193,9 @@ function connect() {
   });
   source.addEventListener("error", () => {
     document.body.dataset.live = "no";
+    // EventSource gives up on an answer other than a stream, e.g. a 503 when too many live
+    // pages are open (web/sse.py): try again a little later
+    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
   });
   source.addEventListener("state", (event) => {
     const snap = JSON.parse(event.data);
@@ -352,14 +355,32 @@ async function refreshSeatLinks(seats) {
     if (!response.ok) return;
     seats = await response.json();
   }
+  // A seat's code is shown until its phone opens it; then only "opened", and "New link".
   list.replaceChildren(...seats.map((s) => {
     const li = el("li", "seat-link");
     li.dataset.seat = s.seat;
-    const link = el("a", "", s.name);
-    link.href = s.url;
-    const code = el("div", "qr");
-    code.innerHTML = s.qr_svg;  // segno's SVG, made by the server from the link
-    li.append(code, link);
+    if (s.opened) {
+      li.classList.add("opened");
+      li.append(el("strong", "", s.name), el("span", "hint", t("link_opened")));
+    } else {
+      const link = el("a", "", s.name);
+      link.href = s.url;
+      const code = el("div", "qr");
+      code.innerHTML = s.qr_svg;  // segno's SVG, made by the server from the link
+      li.append(code, link);
+    }
+    const again = el("button", "new-link", t("new_link"));
+    again.type = "button";
+    again.addEventListener("click", async () => {
+      $("seat-links-error").textContent = "";
+      if (!window.confirm(t("new_link_confirm", { name: s.name }))) return;
+      try {
+        await refreshSeatLinks(await post(`/api/host/seats/${s.seat}/redeal`, {}));
+      } catch (error) {
+        $("seat-links-error").textContent = error.message;
+      }
+    });
+    li.append(again);
     return li;
   }));
   const spent = !seats.length && snapshot && snapshot.state;
@@ -368,6 +389,18 @@ async function refreshSeatLinks(seats) {
 }
 
 let seatLinksGame = null;
+
+function setupLogoutOthers() {
+  const button = $("log-out-others");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    try {
+      $("logout-others-result").textContent = (await post("/api/host/logout-others", {})).text;
+    } catch (error) {
+      $("logout-others-result").textContent = error.message;
+    }
+  });
+}
 
 function setupSeatLinks() {
   const button = $("redeal");
@@ -421,6 +454,7 @@ if (!SEAT_TOKEN) {
 if (HOST) {
   setupHost();
   setupSeatLinks();
+  setupLogoutOthers();
   setupPower();
   showAddress();
 }

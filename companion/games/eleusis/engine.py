@@ -3,9 +3,9 @@
 God is the companion (option ``god: "companion"``: it holds the rule, typed by the host as
 ``rule``, picked from the library as ``rule_id``, or drawn at a ``level``, and judges every play
 itself) or a player (``god: "human"``, at ``god_seat``: the companion never knows the rule and
-waits for God's ``Judge``). Cards are ``digital`` (the companion deals from its seeded shuffle;
-each hand is on its seat's phone) or ``physical`` (real cards: the host enters each card laid,
-and the companion knows only the size of each hand).
+waits for God's ``Judge``). Cards are ``digital`` (the companion deals from the game's secret
+seed, ``companion.chance``; each hand is on its seat's phone) or ``physical`` (real cards: the
+host enters each card laid, and the companion knows only the size of each hand).
 
 A game goes::
 
@@ -73,8 +73,9 @@ cards that are not in the seat's hand is refused with ``private_to`` (its wordin
 and ``legal_actions(state, seat)`` is that seat's own (it lists the seat's cards). At the end the
 public view reveals the rule.
 
-**Records.** ``public_setup`` turns a digital game into a physical one with seed 0 (the hands are
-never told) and, with the companion as God and the game not over, withholds the rule
+**Records.** A record carries no seed before the end (``companion/record.py``): it would tell the
+hands, the deck and a drawn rule. ``public_setup`` turns a digital game into a physical one (the
+hands are never told) and, with the companion as God and the game not over, withholds the rule
 (``rule_withheld``: the companion's verdicts are written in the record as ``Judge``, ``Overturn``
 and ``Uphold`` with no seat). Once the game is over the record reveals the rule (``rule`` or
 ``rule_id``) and the verdicts are the engine's again.
@@ -89,6 +90,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
+from companion.chance import draws
 from companion.game import JSON, Action, Audience, Event, IllegalAction, Outcome
 from companion.games.eleusis.cards import ONE_DECK, Card
 from companion.games.eleusis.rule_language import RuleSyntaxError, parse_rule
@@ -191,7 +193,7 @@ def first_playable(rule: JudgingRule, line: Sequence[Card], hand: Sequence[Card]
 def deal(options: Options, seed: int) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
     """The companion's shuffle and deal (digital cards): each seat's hand, and the deck left."""
     deck = list(ONE_DECK) * options.decks
-    random.Random(f"eleusis:{seed}:deal").shuffle(deck)
+    draws(seed, "eleusis:deal").shuffle(deck)
     hands: list[tuple[Card, ...]] = [() for _ in range(options.players)]
     for seat in options.seats:
         hands[seat] = sort_cards(deck[: options.hand_size])
@@ -284,7 +286,7 @@ class Eleusis:
                 raise IllegalAction("no_such_rule", rule_id=opts.rule_id) from None
         else:
             assert opts.level is not None
-            entry = self._draw_rule(opts.level.value, random.Random(f"eleusis:{seed}:rule"))
+            entry = self._draw_rule(opts.level.value, draws(seed, "eleusis:rule"))
         rule = self._parse_rule(entry.text)
         return rule, RuleInfo(
             entry.text,
@@ -921,7 +923,7 @@ class Eleusis:
         size = max(0, old - state.options.penalties.no_play_smaller)
         if state.options.digital:
             deck = [*state.deck, *state.hands[seat]]
-            random.Random(f"eleusis:{state.seed}:shuffle:{state.shuffles}").shuffle(deck)
+            draws(state.seed, f"eleusis:shuffle:{state.shuffles}").shuffle(deck)
             hand = sort_cards(deck[:size])
             state = dataclasses.replace(state, deck=tuple(deck[size:]), shuffles=state.shuffles + 1)
             state = self._set_hand(state, seat, hand)
@@ -1177,13 +1179,14 @@ class Eleusis:
 
     def public_setup(
         self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> tuple[JSON, int]:
-        """The options and seed an exported record's header may carry, for ``public_record``.
+    ) -> JSON:
+        """The options an exported record's header carries, for ``public_record``: under them
+        the record replays with no seed (``companion/record.py``).
 
-        Digital cards become physical with seed 0 (the seed would tell every hand). With the
-        companion as God, the rule is withheld until the game is over (``rule_withheld``: the
-        record then holds the companion's verdicts), and revealed after (``rule`` as typed, or
-        the library's ``rule_id``). A human God's game with physical cards hides nothing.
+        Digital cards become physical (the hands are never told). With the companion as God, the
+        rule is withheld until the game is over (``rule_withheld``: the record then holds the
+        companion's verdicts), and revealed after (``rule`` as typed, or the library's
+        ``rule_id``). A human God's game with physical cards hides nothing.
         """
         opts = Options.from_json(options)
         public = opts
@@ -1204,8 +1207,8 @@ class Eleusis:
                     public, rule=None, rule_id=None, level=None, rule_withheld=True
                 )
         if public == opts:
-            return dict(options), seed
-        return public.to_json(), 0
+            return dict(options)
+        return public.to_json()
 
     def public_record(
         self, actions: Sequence[Action], options: Mapping[str, Any], seed: int

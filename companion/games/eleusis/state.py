@@ -474,7 +474,7 @@ class RuleInfo:
 @dataclass(frozen=True)
 class EleusisState:
     options: Options
-    seed: int
+    seed: int = field(repr=False)  # secret: tells the deal, the rule drawn and the shuffles
     phase: Phase
     rule: JudgingRule | None = field(compare=False, repr=False)  # None: God is human/withheld
     rule_info: RuleInfo | None  # never in a view before the end

@@ -2,7 +2,9 @@
 who starts), kept in the journal like a game so that a power cut loses nothing.
 
 Nothing here is secret: every view is public. The only randomness is "who starts", drawn from
-the evening's seed and the pick's number (``pick``), so anyone holding the record can check it.
+the evening's secret seed and the pick's number (``pick``). The seed would tell who starts next:
+a record of an evening still going names the seats drawn instead (``public_setup``); once the
+evening is over the record carries the seed too, so anyone holding it can check every draw.
 Where the issue leaves it open, this engine decides (docs/GAME_NIGHT.md says the same):
 
 - *Re-rolls*: a die lying where a die of the last throw lay, with the same value, was kept; it
@@ -18,10 +20,10 @@ Where the issue leaves it open, this engine decides (docs/GAME_NIGHT.md says the
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from companion.chance import draws
 from companion.game import JSON, Action, Event, IllegalAction, Outcome
 from companion.games.night.dice import FACES, MAX_DICE, DiceStats, PipDie, Throw, rolled
 from companion.games.night.pad import POINTS_LIMIT, ScorePad
@@ -228,7 +230,14 @@ class Night:
             raise IllegalAction("night_pick_twice")
         candidates = tuple(sorted(among)) if among else tuple(range(state.players))
         number = len(state.picks) + 1
-        chosen = Pick(number, candidates, pick(state.seed, number, candidates))
+        starters = state.options.starters
+        if number <= len(starters):  # a record replayed without its seed names the seat drawn
+            seat = starters[number - 1]
+            if seat not in candidates:
+                raise IllegalAction("record_draws_mismatch", option="starters", draw=str(seat))
+        else:
+            seat = pick(state.seed, number, candidates)
+        chosen = Pick(number, candidates, seat)
         after = _on(dataclasses.replace(state, picks=(*state.picks, chosen)), Screen.STARTER)
         event = Event(
             "starter_picked",
@@ -276,12 +285,25 @@ class Night:
     ) -> list[Action]:
         return list(actions)
 
+    def public_setup(
+        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
+    ) -> JSON:
+        """The options an exported record's header carries, for ``public_record``: under them
+        the record replays with no seed (``companion/record.py``), the seats drawn so far named
+        in ``starters``. The seed would tell who starts next."""
+        state = self.new(options, seed)
+        for action in actions:
+            state, _ = self.apply(state, action)
+        public = dataclasses.replace(state.options, starters=tuple(p.seat for p in state.picks))
+        return public.to_json()
+
 
 def pick(seed: int, number: int, among: Sequence[int]) -> int:
     """The ``number``-th "who starts" of an evening seeded ``seed``: a uniform draw among
-    ``among``, from a generator seeded by the text "<seed>/<number>" (Python's ``random``: the
-    same in every run, so the record can be checked)."""
-    return among[random.Random(f"{seed}/{number}").randrange(len(among))]
+    ``among`` from ``companion.chance.draws(seed, "night:pick:<number>")``, the same in every
+    run, so that once the evening is over its record (which then carries the seed) can be
+    checked."""
+    return among[draws(seed, f"night:pick:{number}").randrange(len(among))]
 
 
 def timed(state: NightState) -> tuple[int, float, PassTurn] | None:

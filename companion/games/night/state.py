@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.chance import named_draws
 from companion.game import Action, IllegalAction
 from companion.games.night.dice import PipDie, Throw
 from companion.games.night.pad import ScorePad
@@ -34,16 +35,19 @@ class Reason(enum.Enum):
 @dataclass(frozen=True)
 class Options:
     """``players`` at the table (1 to 20), ``turn_seconds`` for the turn timer (5 to 3600),
-    ``low_wins`` (the lowest score leads), ``by_color`` (dice said and counted by colour)."""
+    ``low_wins`` (the lowest score leads), ``by_color`` (dice said and counted by colour),
+    ``starters``: the seats the first "who starts" draws gave, in order (an exported record's,
+    which carries no seed before the evening ends)."""
 
     players: int = 4
     turn_seconds: int = TURN_SECONDS
     low_wins: bool = False
     by_color: bool = False
+    starters: tuple[int, ...] = ()
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
-        known = {"players", "turn_seconds", "low_wins", "by_color"}
+        known = {"players", "turn_seconds", "low_wins", "by_color", "starters"}
         unknown = set(data) - known
         if unknown:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
@@ -52,15 +56,19 @@ class Options:
             _whole(data, "turn_seconds", TURN_SECONDS, SECONDS),
             _flag(data, "low_wins"),
             _flag(data, "by_color"),
+            named_draws(data, "starters", int),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "turn_seconds": self.turn_seconds,
             "low_wins": self.low_wins,
             "by_color": self.by_color,
         }
+        if self.starters:
+            out["starters"] = list(self.starters)
+        return out
 
 
 def _whole(data: Mapping[str, Any], key: str, default: int, allowed: range) -> int:
@@ -94,7 +102,7 @@ class Pick:
 @dataclass(frozen=True)
 class NightState:
     options: Options
-    seed: int
+    seed: int = field(repr=False)  # secret until the evening ends: tells who starts next
     pad: ScorePad
     screen: Screen = Screen.DICE
     by_color: bool = False

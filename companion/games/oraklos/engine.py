@@ -1,8 +1,9 @@
 """Oraklos, RULES.md §3: the standard game, Oraklos Junior and Antipodes.
 
-The companion deals the wish cards (shuffled from the seed), keeps each player's cup filling
-secret until the throw, receives the throw as read from the table, and referees every claim
-with the geometry of ``predictions``: the table hears the reason of every verdict.
+The companion deals the wish cards (shuffled from the game's secret seed, ``companion.chance``;
+an exported record names the cards dealt instead, ``public_setup``), keeps each player's cup
+filling secret until the throw, receives the throw as read from the table, and referees every
+claim with the geometry of ``predictions``: the table hears the reason of every verdict.
 
 Where the rules are silent, this engine decides (and the tests hold it to it):
 
@@ -63,10 +64,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from companion.chance import draws, on_top
 from companion.game import JSON, Action, Audience, Event, IllegalAction, Outcome
 from companion.games.oraklos.deck import ANTIPODES_CARDS, WISH_CARDS, canonical, mirror
 from companion.games.oraklos.dice import Die
@@ -122,8 +123,7 @@ class Oraklos:
     def new(self, options: Mapping[str, Any], seed: int) -> OraklosState:
         opts = Options.from_json(options)
         n = opts.players
-        cards = [] if opts.drawn else list(_deck_of(opts))
-        random.Random(seed).shuffle(cards)
+        cards = self._shuffled(opts, seed)
         standard = opts.mode is Mode.STANDARD
         tracked = standard and not opts.unseen_fills  # supplies and the cup, by colour
         if standard:
@@ -155,6 +155,18 @@ class Oraklos:
         )
         state, _ = self._start_round(state, opts.first_player, [])
         return state
+
+    @staticmethod
+    def _shuffled(opts: Options, seed: int) -> list[str]:
+        """The companion's deck before the first deal, top first: shuffled from the game's
+        secret seed, under the cards ``dealt`` names (a record replayed without its seed)."""
+        if opts.drawn:
+            if opts.dealt:
+                raise IllegalAction("record_draws_mismatch", option="dealt", draw=opts.dealt[0])
+            return []
+        cards = list(_deck_of(opts))
+        draws(seed, "oraklos:deck").shuffle(cards)
+        return on_top(cards, [_card_named(c) for c in opts.dealt], "dealt")
 
     def options_json(self, state: OraklosState) -> JSON:
         return state.options.to_json()
@@ -1022,6 +1034,23 @@ class Oraklos:
                 pending = []
             out.append(action)
         return out
+
+    def public_setup(
+        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
+    ) -> JSON:
+        """The options an exported record's header carries, for ``public_record``: under them
+        the record replays with no seed (``companion/record.py``). With a dealt deck, the wish
+        cards dealt so far are named in ``dealt``, in the order dealt (every card dealt lies face
+        up); the order of the cards still in the deck is not in the record."""
+        opts = Options.from_json(options)
+        if opts.drawn:
+            return dict(options)
+        state = self.new(options, seed)
+        for action in actions:
+            state, _ = self.apply(state, action)
+        deck = self._shuffled(opts, seed)
+        dealt = tuple(deck[: len(deck) - len(state.deck)])
+        return dataclasses.replace(opts, dealt=dealt).to_json()
 
     @staticmethod
     def _turn(state: OraklosState) -> int | None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, TypeVar
 
+from companion.chance import named_draws
 from companion.game import Action, IllegalAction, Outcome
 from companion.games.oraklos.dice import Color, Die
 
@@ -139,10 +140,20 @@ class Options:
     fills: Fills = Fills.ENTERED
     deck: DeckSource = DeckSource.DEALT
     claims: Claims = Claims.SHOWN
+    dealt: tuple[str, ...] = ()  # cards dealt first, in this order (a record, with no seed)
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
-        known = {"players", "mode", "either_direction", "first_player", "fills", "deck", "claims"}
+        known = {
+            "players",
+            "mode",
+            "either_direction",
+            "first_player",
+            "fills",
+            "deck",
+            "claims",
+            "dealt",
+        }
         unknown = set(data) - known
         if unknown:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
@@ -176,10 +187,11 @@ class Options:
             _choice(data, "fills", Fills.ENTERED),
             _choice(data, "deck", DeckSource.DEALT),
             _choice(data, "claims", Claims.SHOWN),
+            named_draws(data, "dealt", str),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "mode": self.mode.value,
             "either_direction": self.either_direction,
@@ -188,6 +200,9 @@ class Options:
             "deck": self.deck.value,
             "claims": self.claims.value,
         }
+        if self.dealt:
+            out["dealt"] = list(self.dealt)
+        return out
 
     @property
     def unseen_fills(self) -> bool:
@@ -264,7 +279,7 @@ class ScoreLine:
 @dataclass(frozen=True)
 class OraklosState:
     options: Options
-    seed: int
+    seed: int = field(repr=False)  # secret: tells the wish-card deck's order
     phase: Phase
     round: int
     first_player: int

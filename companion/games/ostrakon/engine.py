@@ -1,8 +1,9 @@
 """Ostrakon, RULES.md §2: philosophers ask two-answer questions and try to predict the majority.
 
 The companion is the dealer: it shuffles the philosophers into the starting pile and the subject
-cards (both from the seed), moves the Sun, the Moon and the piles, and keeps every tesson secret
-until the rules show it. A turn goes:
+cards (both from the game's secret seed, ``companion.chance``; an exported record names the pile
+and the subjects drawn instead, ``public_setup``), moves the Sun, the Moon and the piles, and
+keeps every tesson secret until the rules show it. A turn goes:
 
 ``QUESTION`` (the asker puts a question: ``Ask``) -> ``VOTE`` (everyone, the asker included,
 lays a tesson: ``Vote``; a disciple may be claimed: ``ClaimDisciple``) -> the tessons are shown
@@ -71,10 +72,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from companion.chance import draws
 from companion.game import JSON, Action, Audience, Event, IllegalAction, Outcome
 from companion.games.ostrakon.path import DayRule, Path
 from companion.games.ostrakon.state import (
@@ -112,21 +113,15 @@ class Ostrakon:
     def new(self, options: Mapping[str, Any], seed: int) -> OstrakonState:
         opts = Options.from_json(options)
         n = opts.players
-        if opts.pile is None:
-            order = list(range(n))
-            random.Random(f"ostrakon:{seed}:pile").shuffle(order)
-            pile = tuple(order)
-        else:
-            pile = opts.pile
         square = start_square(n)
         deck = SubjectDeck.shuffled([s.id for s in opts.subject_cards], seed)
-        subject, deck = deck.draw(seed)
-        next_subject, deck = deck.draw(seed)
+        subject, deck = deck.draw(seed, opts.subject_draws, 0)
+        next_subject, deck = deck.draw(seed, opts.subject_draws, 1)
         return OstrakonState(
             options=opts,
             seed=seed,
             phase=Phase.QUESTION,
-            path=Path.starting(square, pile),
+            path=Path.starting(square, self._pile(opts, seed)),
             sun=square,
             under_sun=(),
             moon=0,
@@ -145,6 +140,15 @@ class Ostrakon:
             laid=(False,) * n,
             reveal=None,
         )
+
+    @staticmethod
+    def _pile(opts: Options, seed: int) -> tuple[int, ...]:
+        """The starting pile, top first: the option's, or shuffled from the game's seed."""
+        if opts.pile is not None:
+            return opts.pile
+        order = list(range(opts.players))
+        draws(seed, "ostrakon:pile").shuffle(order)
+        return tuple(order)
 
     def options_json(self, state: OstrakonState) -> JSON:
         return state.options.to_json()
@@ -672,7 +676,10 @@ class Ostrakon:
 
     def _next_turn(self, state: OstrakonState, events: list[Event]) -> Step:
         """The subject just used is discarded, the next becomes current and one is drawn."""
-        next_subject, deck = state.deck.discard(state.subject).draw(state.seed)
+        draw = state.turn + 1  # the game's draws so far: two at the start, one a turn since
+        next_subject, deck = state.deck.discard(state.subject).draw(
+            state.seed, state.options.subject_draws, draw
+        )
         after = dataclasses.replace(
             state,
             phase=Phase.QUESTION,
@@ -870,6 +877,26 @@ class Ostrakon:
                 out.append(Flip(kept.seat, False) if oracle and isinstance(kept, Flip) else kept)
             votes, held = {}, []
         return out
+
+    def public_setup(
+        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
+    ) -> JSON:
+        """The options an exported record's header carries, for ``public_record``: under them
+        the record replays with no seed (``companion/record.py``). The starting pile (public
+        from the start) is named in ``pile``, and the subjects drawn so far (each shown as the
+        next subject when drawn) in ``subject_draws``; the order of the subject cards still in
+        the deck is not in the record."""
+        opts = Options.from_json(options)
+        state = self.new(options, seed)
+        drawn = [state.subject, state.next_subject]
+        for action in actions:
+            state, _ = self.apply(state, action)
+            if len(drawn) < state.turn + 1:
+                drawn.append(state.next_subject)
+        assert len(drawn) == state.turn + 1, "one subject is drawn a turn"
+        return dataclasses.replace(
+            opts, pile=self._pile(opts, seed), subject_draws=tuple(drawn)
+        ).to_json()
 
 
 def _replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

@@ -8,9 +8,10 @@ from __future__ import annotations
 import enum
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from companion.chance import named_draws
 from companion.game import Action, IllegalAction, Outcome
 from companion.games.ostrakon.path import DEFAULT_SYMBOLS, SYMBOLS, DayRule, Path, Pile
 from companion.games.ostrakon.subjects import (
@@ -71,20 +72,23 @@ def colour(white: bool) -> str:
 
 @dataclass(frozen=True)
 class Options:
-    """Game options. ``pile``: the starting pile, top first (None: shuffled from the seed);
-    ``symbols``: the squares carrying a special-day symbol; ``subjects``: the game's own subject
-    list (None: the default list of ``subjects.toml``); ``votes``: how the tessons reach the
-    companion (``VoteMode``, buttons by default)."""
+    """Game options. ``pile``: the starting pile, top first (None: shuffled from the game's
+    secret seed); ``symbols``: the squares carrying a special-day symbol; ``subjects``: the
+    game's own subject list (None: the default list of ``subjects.toml``); ``votes``: how the
+    tessons reach the companion (``VoteMode``, buttons by default); ``subject_draws``: the
+    subjects drawn first, in this order (an exported record's, which carries no seed)."""
 
     players: int
     pile: tuple[int, ...] | None = None
     symbols: tuple[tuple[int, DayRule], ...] = tuple(sorted(DEFAULT_SYMBOLS.items()))
     subjects: tuple[Subject, ...] | None = None
     votes: VoteMode = VoteMode.BUTTONS
+    subject_draws: tuple[str, ...] = ()
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
-        unknown = set(data) - {"players", "pile", "symbols", "subjects", "votes"}
+        known = {"players", "pile", "symbols", "subjects", "votes", "subject_draws"}
+        unknown = set(data) - known
         if unknown:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
         players = data.get("players")
@@ -117,16 +121,20 @@ class Options:
             tuple(sorted(DEFAULT_SYMBOLS.items())) if symbols is None else _symbols(symbols),
             None if subjects is None else subjects_from_option(subjects),
             VoteMode(votes),
+            named_draws(data, "subject_draws", str),
         )
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "players": self.players,
             "pile": None if self.pile is None else list(self.pile),
             "symbols": {str(square): rule.value for square, rule in self.symbols},
             "subjects": None if self.subjects is None else subjects_to_option(self.subjects),
             "votes": self.votes.value,
         }
+        if self.subject_draws:
+            out["subject_draws"] = list(self.subject_draws)
+        return out
 
     @property
     def camera(self) -> bool:
@@ -234,7 +242,7 @@ class TurnResult:
 @dataclass(frozen=True)
 class OstrakonState:
     options: Options
-    seed: int
+    seed: int = field(repr=False)  # secret: tells the subject deck's order
     phase: Phase
     path: Path
     sun: int  # the square the Sun stands beside

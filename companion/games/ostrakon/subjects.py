@@ -1,4 +1,5 @@
-"""The subject cards: user data, dealt by id from a deck shuffled from the seed (RULES.md §2).
+"""The subject cards: user data, dealt by id from a deck shuffled from the game's secret seed
+(``companion.chance``, RULES.md §2).
 
 The default list is ``subjects.toml`` beside this module (id -> English and French text, and
 ``free = true`` for a "free subject" card); a game may bring its own list with the option
@@ -14,7 +15,6 @@ N // 2 other questions (21 with the default 43 cards).
 
 from __future__ import annotations
 
-import random
 import re
 import tomllib
 from collections.abc import Sequence
@@ -23,6 +23,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from companion.chance import draws, take
 from companion.game import IllegalAction
 
 MIN_SUBJECTS = 2  # the current subject and the next are always on the table
@@ -127,13 +128,17 @@ class SubjectDeck:
     @staticmethod
     def shuffled(ids: Sequence[str], seed: int) -> SubjectDeck:
         cards = list(ids)
-        random.Random(f"ostrakon:{seed}:subjects").shuffle(cards)
+        draws(seed, "ostrakon:subjects").shuffle(cards)
         return SubjectDeck(tuple(cards))
 
-    def draw(self, seed: int) -> tuple[str, SubjectDeck]:
-        """The top card, reshuffling the discards first if the deck is empty."""
+    def draw(self, seed: int, named: Sequence[str] = (), index: int = 0) -> tuple[str, SubjectDeck]:
+        """The top card, reshuffling the discards first if the deck is empty. The game's
+        ``index``-th draw is the card ``named`` names for it, if it does (option
+        ``subject_draws``: an exported record replayed without its seed)."""
         deck = self if self.deck else self.reshuffled(seed)
-        return deck.deck[0], SubjectDeck(deck.deck[1:], deck.discards, deck.reshuffles)
+        cards = list(deck.deck)
+        card = take(cards, named, index, "subject_draws")
+        return card, SubjectDeck(tuple(cards), deck.discards, deck.reshuffles)
 
     def discard(self, subject: str) -> SubjectDeck:
         return SubjectDeck(self.deck, (*self.discards, subject), self.reshuffles)
@@ -143,7 +148,7 @@ class SubjectDeck:
         recent_count = (len(self.discards) + 1) // 2
         split = len(self.discards) - recent_count
         older, recent = list(self.discards[:split]), list(self.discards[split:])
-        rng = random.Random(f"ostrakon:{seed}:reshuffle:{self.reshuffles + 1}")
+        rng = draws(seed, f"ostrakon:reshuffle:{self.reshuffles + 1}")
         rng.shuffle(older)
         rng.shuffle(recent)
         return SubjectDeck((*older, *recent), (), self.reshuffles + 1)

@@ -3,8 +3,9 @@
 **Identities** (option ``identities``). ``"physical"`` (the default): identity cards are dealt by
 hand and the companion never knows who is a Cylon; it holds no identity at all, checks no vote or
 Mission card against one, and a Fail from anyone is accepted. ``"digital"``: the companion deals
-the identities with its seeded shuffle; ``private_view(seat)`` shows the seat's own identity and,
-unless *Cylons isolés*, its fellow Cylons. A Colon's Fail card is refused with
+the identities from the game's secret seed (``companion.chance``); ``private_view(seat)`` shows
+the seat's own identity and, unless *Cylons isolés*, its fellow Cylons. A Colon's Fail card is
+refused with
 ``IllegalAction("colons_cannot_fail", seat=s, private_to=s)``: **a refusal whose ``params`` hold
 ``private_to`` may be shown only on that seat's own page, never spoken or shown on the host or
 table page** (its very wording says the seat is a Colon). ``legal_actions(state, seat)`` is in
@@ -59,19 +60,20 @@ the later edition's seven). A round goes::
   physical identities the players do it by hand; with digital ones the identity goes to the
   viewer's private view and an event for that seat only (``identity_seen``).
 
-Exported records: a digital game's seed would tell its identities, and a plot game's seed the
-order of its deck: ``public_setup`` gives the header options and seed to export instead (physical
-identities, the cards drawn as ``plot_draws``, seed 0), under which ``public_record`` replays.
+Exported records: the seed would tell a digital game's identities and a plot game's hidden deck
+order, so a record carries none before the end (``companion/record.py``): ``public_setup`` gives
+the header's options instead (physical identities, the cards drawn so far as ``plot_draws``),
+under which ``public_record`` replays with no seed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, TypeVar
 
+from companion.chance import draws
 from companion.game import JSON, Action, Audience, Event, IllegalAction, Outcome
 from companion.games.resistance.plot import (
     CARDS,
@@ -127,9 +129,7 @@ PLOT_PHASES = (Phase.PLOT_HAND, Phase.PLOT_IMMEDIATE, Phase.PLOT_WINDOW)
 
 def deal_identities(players: int, seed: int) -> tuple[Side, ...]:
     """The companion's deal of the identity cards (digital identities only)."""
-    cylons = set(
-        random.Random(f"resistance:{seed}:identities").sample(range(players), CYLONS[players])
-    )
+    cylons = set(draws(seed, "resistance:identities").sample(range(players), CYLONS[players]))
     return tuple(Side.CYLONS if s in cylons else Side.COLONS for s in range(players))
 
 
@@ -1049,24 +1049,25 @@ class Resistance:
 
     def public_setup(
         self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> tuple[JSON, int]:
-        """The options and seed an exported record's header may carry, for ``public_record``.
+    ) -> JSON:
+        """The options an exported record's header carries, for ``public_record``: under them
+        the record replays with no seed (``companion/record.py``).
 
-        Without Le Plan and with physical identities, the game's own. Otherwise the seed would
-        tell the identities (digital) or the hidden order of the plot deck: the record replays as
-        a game with physical identities, seed 0, and the cards drawn so far named in
-        ``plot_draws`` (the deck's contents and size are the game's; only its order is lost).
+        Without Le Plan and with physical identities, the game's own. Otherwise the record
+        replays as a game with physical identities (the seed's deal is never told) and the cards
+        drawn so far named in ``plot_draws`` (the deck's contents and size are the game's; its
+        hidden order is not in the record).
         """
         opts = Options.from_json(options)
         if not opts.plot and opts.identities is Identities.PHYSICAL:
-            return dict(options), seed
+            return dict(options)
         state = self.new(options, seed)
         for action in actions:
             state, _ = self.apply(state, action)
         public = dataclasses.replace(opts, identities=Identities.PHYSICAL)
         if state.plot is not None:
             public = dataclasses.replace(public, plot_draws=state.plot.drawn_log)
-        return public.to_json(), 0
+        return public.to_json()
 
     def public_record(
         self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
@@ -1080,7 +1081,7 @@ class Resistance:
         mission is resolved, so the record keeps the counts but not who played what; the cards of
         a mission still being played are left out, but for a card played face up (In the
         Spotlight), kept as played. Plot card plays are public and kept; what they showed to one
-        player is in no action. Replay it under ``public_setup``'s options and seed.
+        player is in no action. Replay it under ``public_setup``'s options.
         """
         state = self.new(options, seed)
         out: list[Action] = []

@@ -2,8 +2,9 @@
 
 The fifteen cards, their kinds and the moments at which they are played are in ``CARDS``. The
 engine (``engine.py``) runs the expansion; this module holds the values it works on and the deck,
-which is pure: shuffles come from ``random.Random`` seeded with the game's seed and the number of
-shuffles so far, so a game replays exactly from its record.
+which is pure: shuffles come from ``companion.chance.draws``, keyed by the game's secret seed and
+the number of shuffles so far, so the journal replays a game exactly; an exported record names
+the cards drawn instead (option ``plot_draws``).
 
 Where the rulebook is silent, the project decides (RULES.md §1, and the engine's docstring):
 the cards the Commandant draws are shown to the table at once (plot cards "are not secret and must
@@ -14,11 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.chance import draws
 from companion.game import IllegalAction
 
 
@@ -131,7 +132,7 @@ def canonical(cards: Sequence[PlotCard]) -> tuple[PlotCard, ...]:
 
 def shuffled(cards: Sequence[PlotCard], seed: int, shuffles: int) -> tuple[PlotCard, ...]:
     deck = list(canonical(cards))
-    random.Random(f"resistance:{seed}:plot:{shuffles}").shuffle(deck)
+    draws(seed, f"resistance:plot:{shuffles}").shuffle(deck)
     return tuple(deck)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from companion.game import Action, IllegalAction, Outcome
@@ -185,7 +185,7 @@ class VoteResult:
 @dataclass(frozen=True)
 class ResistanceState:
     options: Options
-    seed: int
+    seed: int = field(repr=False)  # secret: tells the identities and the plot deck's order
     phase: Phase
     commander: int
     rejections: int  # rejected proposals in the current round
