@@ -395,9 +395,8 @@ class Table:
                 RULES[entry.title](),
                 state,
                 catalog,
-                len(actions),
-                None,
-                public_version,
+                version=len(actions),
+                public_version=public_version,
             )
             self._take_over(running, resumed)
         return True
@@ -532,15 +531,10 @@ class Table:
         for one seat alone (``private_to``: its wording may tell that seat's identity or hand)
         is worded for that seat's own page; anyone else (the host page, the table) is told
         only that it was refused."""
-        if not self.is_private(exc, seat):
+        private = exc.params.get("private_to")
+        if private is None or private == seat:
             return self.explain(exc)
         return self.text("errors.private_refusal")
-
-    @staticmethod
-    def is_private(exc: IllegalAction, seat: int | None = None) -> bool:
-        """Whether ``exc`` may not be read by ``seat`` (None: anyone but a seat's own page)."""
-        private = exc.params.get("private_to")
-        return private is not None and private != seat
 
     def tell_seat(self, seat: int, text: str) -> None:
         """Show ``text`` on ``seat``'s own page alone (never said, never on a public page)."""
@@ -734,15 +728,8 @@ class Table:
     # -- what the world may see ---------------------------------------------------------------
 
     def subscribe(self, listener: Callable[[JSON], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
-
-        return unsubscribe
+        """``listener(snapshot)`` is called with each public snapshot published."""
+        return self._listen(self._listeners, listener)
 
     def snapshot(self) -> JSON:
         """The public state of the table: the only thing the page, the API and SSE ever see."""
@@ -874,13 +861,16 @@ class Table:
     def subscribe_private(self, listener: Callable[[], None]) -> Callable[[], None]:
         """``listener()`` is called when something only a seat's own page shows may have
         changed (the public snapshot did not)."""
+        return self._listen(self._private_listeners, listener)
+
+    def _listen(self, listeners: list[Any], listener: Any) -> Callable[[], None]:
         with self._lock:
-            self._private_listeners.append(listener)
+            listeners.append(listener)
 
         def unsubscribe() -> None:
             with self._lock:
-                if listener in self._private_listeners:
-                    self._private_listeners.remove(listener)
+                if listener in listeners:
+                    listeners.remove(listener)
 
         return unsubscribe
 

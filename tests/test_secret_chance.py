@@ -52,35 +52,16 @@ from companion.games.resistance.plot import FULL_DECK, canonical, shuffled
 from companion.games.resistance.tables import CYLONS
 from companion.journal import GameEntry, Journal, seed_column, seed_of
 from companion.moderator import Table
-from companion.narration.script import Cue, Line
 from companion.record import RecordError, replay
+from tests.test_moderator import ScriptedVoice
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 SEED = 2**255 + 12345  # a seed as new_seed gives them (top bit set)
 LEGACY = 1234  # a seed as the table drew them before: secrets.randbelow(2**31)
 
 
-class Voice:
-    """Speaks at once, runs a script's cues at once (Résistance's night ends by itself)."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-        for item in items:
-            if isinstance(item, Line):
-                self.said.append(item.text)
-            elif isinstance(item, Cue):
-                item.callback()
-        if then:
-            then()
-
-
 def table(path: Path | str = ":memory:") -> Table:
-    return Table(Journal(path), Voice(), seats=10)
+    return Table(Journal(path), ScriptedVoice(), seats=10)
 
 
 def state_of(t: Table) -> Any:
@@ -574,7 +555,7 @@ def test_a_game_at_the_table_never_takes_the_draws_a_record_names(
 ) -> None:
     """Only a record replayed without its seed names its draws: a host who named them for a
     game at the table would choose a hidden order."""
-    table = Table(Journal(":memory:"), Voice(), seats=10)
+    table = Table(Journal(":memory:"), ScriptedVoice(), seats=10)
     with pytest.raises(IllegalAction) as refused:
         table.new_game(title, options, [])
     assert refused.value.code == "record_only_option"

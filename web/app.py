@@ -519,9 +519,14 @@ def create_app(
             return error(503, table.refusal(exc))
         return jsonify(seat_links())
 
+    def opened_view(token: str) -> dict[str, Any] | None:
+        """The seat's own view, for the phone holding ``token``: its link is now opened (no
+        longer shown to the host). None for a token that opens no seat."""
+        return table.seat_view(token) if table.open_seat(token) is not None else None
+
     @app.get("/seat/<token>")
     def seat_page(token: str) -> Any:
-        view = table.seat_view(token) if table.open_seat(token) is not None else None
+        view = opened_view(token)
         if view is None:
             words = catalog()
             message = escape(words.text("errors.seat_link_invalid"))
@@ -542,7 +547,7 @@ def create_app(
 
     @app.get("/api/seat/<token>/state")
     def seat_state(token: str) -> Any:
-        view = table.seat_view(token) if table.open_seat(token) is not None else None
+        view = opened_view(token)
         return no_seat() if view is None else jsonify(view)
 
     @app.get("/api/seat/<token>/events")
@@ -585,7 +590,7 @@ def create_app(
         try:
             table.seat_submit(seat, action)
         except IllegalAction as exc:
-            private = "private_to" in exc.params and not table.is_private(exc, seat)
+            private = exc.params.get("private_to") == seat
             if private:  # what only this seat may read: its link is now opened
                 table.open_seat(token)
             return jsonify({"error": table.refusal_for(exc, seat), "private": private}), 400
@@ -598,8 +603,7 @@ def create_app(
     def after_seat_move(token: str, seat: int) -> dict[str, Any]:
         """The seat's view after its move; a move that ended the game spent the link: then the
         public snapshot only, and ``gone``. The seat's link is now opened."""
-        table.open_seat(token)
-        view = table.seat_view(token)
+        view = opened_view(token)
         if view is None:
             return {"seat": seat, "public": table.snapshot(), "private": None, "gone": True}
         return view

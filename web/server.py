@@ -59,6 +59,7 @@ from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from web.app import MAX_BODY
+from web.auth import Hush
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +105,7 @@ class Guard:
         self.refused = 0  # connections reset at once, in all
         self.stalled = 0  # connections closed for taking no output
         self._held: dict[str, int] = {}
-        self._told: dict[str, float] = {}
+        self._hush = Hush(TOLD_EVERY)
         self._lock = threading.Lock()
 
     def open(self, address: str) -> bool:
@@ -113,9 +114,7 @@ class Guard:
             held = self._held.get(address, 0)
             if held >= self.per_address:
                 self.refused += 1
-                now = time.monotonic()
-                if now - self._told.get(address, -TOLD_EVERY) >= TOLD_EVERY:
-                    self._told[address] = now
+                if self._hush.tell(address):
                     log.warning(
                         "%s holds %d connections: more are refused (told once a minute)",
                         address,
