@@ -318,9 +318,10 @@ def _check_config(args: argparse.Namespace) -> int:
     )
     camera = config.camera
     calibration = camera.calibration or "none (readings in pixels)"
+    colors = camera.colors or "the usual ones (no colour check)"
     print(
         f"  camera: {camera.source}, {camera.width}×{camera.height}; calibration: {calibration}; "
-        f"settled after {camera.settle_frames} still frames"
+        f"cube colours: {colors}; settled after {camera.settle_frames} still frames"
     )
     pin = "set here" if config.host_pin is not None else "generated once (companion pin)"
     cookies = "HTTPS only" if config.secure_cookies else "plain HTTP too"

@@ -56,6 +56,7 @@ SCHEMA: dict[str, Any] = {
         "width": int,
         "height": int,
         "calibration": str,
+        "colors": str,
         "settle_frames": int,
     },
     "host": {"pin": str, "secure_cookies": bool},
@@ -78,13 +79,14 @@ class CameraConfig:
     """``[camera]``: where frames come from, their size, the table calibration, and how many
     still frames make a settled throw. ``source`` is "auto", "picamera", "device:N",
     "generated[:SEED]" (the simulated camera) or a path (made absolute, relative to the config
-    file)."""
+    file). ``colors``: the table's cube colours from ``companion vision colors``."""
 
     source: str = "auto"
     width: int = 1280
     height: int = 720
     calibration: Path | None = None
     settle_frames: int = 8
+    colors: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -312,17 +314,23 @@ def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> Cam
     settle = table.get("settle_frames", 8)
     if settle not in SETTLE_FRAMES:
         raise where.error(("camera", "settle_frames"), "settle_frames must be 1 to 300 frames")
-    calibration = None
-    if "calibration" in table:
-        if not table["calibration"].strip():
-            raise where.error(
-                ("camera", "calibration"),
-                "calibration must name a file from `companion vision calibrate`, or be left out",
-            )
-        calibration = Path(table["calibration"]).expanduser()
-        if not calibration.is_absolute():
-            calibration = base / calibration
-    return CameraConfig(source, sizes["width"], sizes["height"], calibration, settle)
+    calibration = _file_key(table, "calibration", "companion vision calibrate", base, where)
+    colors = _file_key(table, "colors", "companion vision colors", base, where)
+    return CameraConfig(source, sizes["width"], sizes["height"], calibration, settle, colors)
+
+
+def _file_key(
+    table: Mapping[str, Any], key: str, command: str, base: Path, where: _Locator
+) -> Path | None:
+    """A ``[camera]`` key naming a file written by ``command`` (relative to the config file)."""
+    if key not in table:
+        return None
+    if not table[key].strip():
+        raise where.error(
+            ("camera", key), f"{key} must name a file from `{command}`, or be left out"
+        )
+    path = Path(table[key]).expanduser()
+    return path if path.is_absolute() else base / path
 
 
 def _check_keys(

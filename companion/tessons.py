@@ -91,8 +91,9 @@ class TessonDesk:
         frame = self._frame(state)
         zones = self._zones(state.players, frame)
         from vision.tessons import read_tessons
+        from vision.white_balance import balanced
 
-        readings = read_tessons(frame, zones)
+        readings = read_tessons(balanced(frame), zones)
         self._keep(frame, readings, zones)
         try:
             sides = tessons_of(readings, seats)

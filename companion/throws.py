@@ -34,6 +34,7 @@ from companion.games.oraklos.state import (
 )
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
+from vision.readings import doubt_counts
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,9 @@ class ThrowDesk:
         return self._give(self.camera.read_now())
 
     def _give(self, picture: Any) -> ThrowDice:
-        action = ThrowDice(tuple(_die(r) for r in picture.dice))
+        running = self.table.running
+        known = {} if running is None else thrown_counts(running.state)
+        action = ThrowDice(tuple(_die(r) for r in doubt_counts(picture.dice, **known)))
         self.table.submit(action)
         with self._lock:
             self._jpeg = picture.jpeg
@@ -170,6 +173,15 @@ class ThrowDesk:
         self._unsubscribe()
 
 
+def thrown_counts(state: Any) -> dict[str, Any]:
+    """What the table knows of the throw: how many dice of each colour (``expected``) when the
+    companion filled the cup, else only how many dice (``total``); for ``doubt_counts``."""
+    if not state.options.unseen_fills:
+        return {"expected": {color.value: count for color, count in state.cup.items()}}
+    n = state.players
+    return {"total": LEFT_ON_TABLE * len(COLORS) + n * CUP_PER_ROUND[n]}
+
+
 def expected_colors(state: Any, rng: random.Random) -> list[Color]:
     """The colours a throw should show: the cup's dice when the companion knows them; when the
     players filled the cup unseen, as many dice as the cup holds, of random colours (at most
@@ -177,7 +189,7 @@ def expected_colors(state: Any, rng: random.Random) -> list[Color]:
     if not state.options.unseen_fills:
         return [color for color, count in state.cup.items() for _ in range(count)]
     n = state.players
-    total = LEFT_ON_TABLE * len(COLORS) + n * CUP_PER_ROUND[n]
+    total = thrown_counts(state)["total"]
     colors = [c for c in COLORS for _ in range(n * DICE_PER_COLOR[n] + LEFT_ON_TABLE)]
     rng.shuffle(colors)
     return colors[:total]

@@ -218,10 +218,27 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
     # a camera (not a video or photos) that stops is opened afresh until it returns
     camera_device = not generated and not isinstance(parse_source(cam.source), Path)
     reopen = (lambda: open_source(cam.source, size)) if camera_device else None
-    camera = ThrowCamera(source, calibration, cam.settle_frames, reopen=reopen)
+    camera = ThrowCamera(source, calibration, cam.settle_frames, cube_reader(cam), reopen=reopen)
     expect = source.expect if isinstance(source, GeneratedThrowSource) else None
     log.info("camera: %s", source)
     return ThrowDesk(table, camera, expect)
+
+
+def cube_reader(cam: Any) -> Any:
+    """The Oraklos cube reader, with the table's own colours when a colour check was taken."""
+    import functools
+
+    from vision.color_check import ColorCheck, ColorCheckError
+    from vision.cubes import read_cubes
+
+    if cam.colors is None:
+        return read_cubes
+    try:
+        palette = ColorCheck.load(cam.colors).palette()
+    except ColorCheckError as exc:
+        log.warning("cube colours of the colour check not used (the usual ones instead): %s", exc)
+        return read_cubes
+    return functools.partial(read_cubes, palette=palette)
 
 
 def open_tessons(config: Config, table: Table, throws: Any) -> Any:

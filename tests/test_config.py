@@ -116,7 +116,7 @@ def test_serve_with_a_wrong_config_stops_with_the_message_and_status_2(tmp_path:
 def test_the_camera_defaults_are_documented() -> None:
     camera = load(None).camera
     assert (camera.source, camera.width, camera.height) == ("auto", 1280, 720)
-    assert camera.calibration is None
+    assert camera.calibration is None and camera.colors is None
     assert camera.settle_frames == 8
 
 
@@ -125,10 +125,12 @@ def test_camera_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text(
         '[camera]\nsource = "frames"\ncalibration = "calibration.json"\nsettle_frames = 12\n'
+        'colors = "check/colors.json"\n'
     )
     camera = load(path).camera
     assert camera.source == str(tmp_path / "frames")
     assert camera.calibration == tmp_path / "calibration.json"
+    assert camera.colors == tmp_path / "check" / "colors.json"
     assert camera.settle_frames == 12
 
 
@@ -146,6 +148,7 @@ def test_camera_sources_that_need_no_file(source: str) -> None:
         ('\n[camera]\nheight = "720"\n', 3, "camera.height must be a whole number"),
         ("[camera]\nsettle_frames = 0\n", 2, "settle_frames must be 1 to 300 frames"),
         ('[camera]\ncalibration = " "\n', 2, "calibration must name a file"),
+        ('[camera]\n\ncolors = ""\n', 3, "colors must name a file from `companion vision colors`"),
         ("[camera]\nfps = 30\n", 2, "unknown key 'camera.fps'"),
         ('camera = "auto"\n', 1, "camera must be a table [camera]"),
     ],
@@ -171,6 +174,7 @@ def test_check_config_shows_the_camera() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "camera: auto, 1280×720; calibration: none (readings in pixels)" in result.stdout
+    assert "cube colours: the usual ones (no colour check)" in result.stdout
     assert "host PIN: generated once (companion pin); session cookies: plain HTTP" in (
         result.stdout
     )

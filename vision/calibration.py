@@ -30,6 +30,8 @@ from vision.readings import DieReading, TessonReading
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
 CORNER_IDS = (0, 1, 2, 3)
+CHECK_MARKER = 4
+"""The marker of the colour check card (``vision.color_check``), on white paper too."""
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 MODULES = 6  # 4×4 data bits and a one-module black border
 DEFAULT_MARKER_MM = 40.0
@@ -81,7 +83,7 @@ def marker_image(marker_id: int, side_px: int, quiet_px: int | None = None) -> n
 
 
 @dataclass(frozen=True)
-class _Sheet:
+class Sheet:
     """The A4 sheet's drawing in millimetres from the page's top-left corner."""
 
     squares: list[tuple[float, float, float]] = field(default_factory=list)  # x, y, side: black
@@ -89,7 +91,7 @@ class _Sheet:
     texts: list[tuple[float, float, float, str]] = field(default_factory=list)  # x, y, pt, text
 
 
-def _sheet(marker_mm: float) -> _Sheet:
+def _sheet(marker_mm: float) -> Sheet:
     if not 15 <= marker_mm <= 80:
         raise ValueError(
             f"marker size {marker_mm:g} mm: four markers fit an A4 sheet from 15 to 80 mm"
@@ -98,7 +100,7 @@ def _sheet(marker_mm: float) -> _Sheet:
     box = marker_mm + 2 * margin
     gap_x = (A4_MM[0] - 2 * box) / 3
     gap_y = (A4_MM[1] - 2 * box - 30) / 3
-    sheet = _Sheet()
+    sheet = Sheet()
     sheet.texts.append(
         (
             15,
@@ -137,21 +139,26 @@ def _sheet(marker_mm: float) -> _Sheet:
 def marker_sheet(path: Path | str, marker_mm: float = DEFAULT_MARKER_MM, dpi: int = 300) -> Path:
     """Write the four corner markers on an A4 page: a vector PDF at true size (``.pdf``), or a
     PNG at ``dpi`` (``.png``: print it at that resolution for true size)."""
+    return write_sheet(_sheet(marker_mm), path, dpi, "the marker sheet")
+
+
+def write_sheet(sheet: Sheet, path: Path | str, dpi: int, what: str) -> Path:
+    """An A4 drawing as a vector PDF (``.pdf``) or a PNG at ``dpi`` (``.png``)."""
     path = Path(path)
-    sheet = _sheet(marker_mm)
     suffix = path.suffix.lower()
     if suffix == ".pdf":
         path.write_bytes(_pdf(sheet))
     elif suffix == ".png":
-        image = _raster(sheet, dpi)
+        image = raster(sheet, dpi)
         if not cv2.imwrite(str(path), image):
             raise OSError(f"cannot write {path}")
     else:
-        raise ValueError(f"{path}: the marker sheet is written as .pdf or .png")
+        raise ValueError(f"{path}: {what} is written as .pdf or .png")
     return path
 
 
-def _raster(sheet: _Sheet, dpi: int) -> np.ndarray:
+def raster(sheet: Sheet, dpi: float) -> np.ndarray:
+    """The A4 drawing as a grey image at ``dpi`` (0 ink, 255 paper)."""
     scale = dpi / 25.4
     size = (round(A4_MM[1] * scale), round(A4_MM[0] * scale))
     page = np.full(size, 255, np.uint8)
@@ -185,7 +192,7 @@ def _raster(sheet: _Sheet, dpi: int) -> np.ndarray:
     return page
 
 
-def _pdf(sheet: _Sheet) -> bytes:
+def _pdf(sheet: Sheet) -> bytes:
     """A one-page vector PDF; units are points (1/72 in), origin bottom-left."""
     pt = 72 / 25.4
     page_w, page_h = A4_MM[0] * pt, A4_MM[1] * pt

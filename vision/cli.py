@@ -1,7 +1,9 @@
 """``companion vision``: the overhead camera from the command line.
 
-    companion vision dice IMAGE --kind pips|cubes [--calibration FILE] [--annotate OUT.png]
-                                [--json | --for-referee]
+    companion vision dice IMAGE --kind pips|cubes [--calibration FILE] [--colors FILE]
+                                [--annotate OUT.png] [--json | --for-referee]
+    companion vision check-card OUT.pdf|OUT.png
+    companion vision colors IMAGE -o colors.json
     companion vision tessons IMAGE [--seats FILE] [--annotate OUT.png] [--json]
     companion vision markers OUT.pdf|OUT.png [--size-mm 40]
     companion vision calibrate IMAGE --area-mm W H [--marker-mm 40] -o calibration.json
@@ -11,13 +13,17 @@
 ``dice --json`` prints ``{"units": "px"|"mm", "dice": [...]}`` with every field of a reading
 (confidence and flagged included). ``dice --kind cubes --for-referee`` prints exactly what
 ``companion oraklos predictions`` reads: ``{"dice": [{x, y, size, angle, color, hole}]}``,
-and names on stderr any die a person should confirm. A file that cannot be used, markers not
-found or a damaged JSON file exit with status 2 and say why on stderr.
+and names on stderr any die a person should confirm. Frames are white-balanced by the markers'
+paper first (``vision.white_balance``); ``colors`` learns the table's cube colours from the
+printed colour check card (``check-card``) with a cube in each box (``vision.color_check``),
+and ``dice --colors`` reads with them. A file that cannot be used, markers not found or a
+damaged JSON file exit with status 2 and say why on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -60,6 +66,12 @@ def add_parser(sub: Any) -> None:
         metavar="OUT.png",
         help="also write the photograph with the readings drawn on it",
     )
+    dice.add_argument(
+        "--colors",
+        type=Path,
+        metavar="FILE",
+        help="cubes only: a colors.json from `companion vision colors` (this table's plastics)",
+    )
     output = dice.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON instead of a listing")
     output.add_argument(
@@ -78,6 +90,17 @@ def add_parser(sub: Any) -> None:
     )
     tessons.add_argument("--annotate", type=Path, metavar="OUT.png")
     tessons.add_argument("--json", action="store_true", help="print JSON instead of a listing")
+
+    colors = commands.add_parser(
+        "colors",
+        help="learn this table's cube colours from a photo of the colour check card, a cube "
+        "in each box",
+    )
+    colors.add_argument("image", metavar="IMAGE", type=Path)
+    colors.add_argument("-o", "--output", type=Path, required=True, metavar="colors.json")
+
+    card = commands.add_parser("check-card", help="write the colour check card to print")
+    card.add_argument("output", metavar="OUT.pdf|OUT.png", type=Path)
 
     markers = commands.add_parser("markers", help="write the four table markers to print")
     markers.add_argument("output", metavar="OUT.pdf|OUT.png", type=Path)
@@ -136,14 +159,18 @@ def run(args: argparse.Namespace) -> int:
         "tessons": _tessons,
         "markers": _markers,
         "calibrate": _calibrate,
+        "colors": _colors,
+        "check-card": _check_card,
         "snap": _snap,
     }[args.vision_command]
     from vision.calibration import CalibrationError
+    from vision.color_check import ColorCheckError
     from vision.seats import BadSeatMap
 
+    refused = (CommandError, UnreadableFrame, CalibrationError, ColorCheckError, BadSeatMap)
     try:
         return handler(args)
-    except (CommandError, UnreadableFrame, CalibrationError, BadSeatMap, OSError) as exc:
+    except (*refused, OSError) as exc:
         print(f"companion vision {args.vision_command}: {_message(exc)}", file=sys.stderr)
         return 2
 
@@ -191,16 +218,20 @@ def _annotate(path: Path | None, image: np.ndarray, module: str, readings: Seque
 def _dice(args: argparse.Namespace) -> int:
     if args.for_referee and args.kind != "cubes":
         raise CommandError("--for-referee is for --kind cubes (Oraklos's cubes)")
-    calibration = None
-    if args.calibration is not None:
-        from vision.calibration import Calibration
-
-        calibration = Calibration.load(args.calibration)
+    if args.colors is not None and args.kind != "cubes":
+        raise CommandError("--colors is for --kind cubes (Oraklos's cubes)")
+    calibration = _calibration(args.calibration)
     image = _image(args.image)
     if calibration is not None:
         calibration.check_frame(image)
     read = _reader(args.kind, f"read_{args.kind}")
-    readings: list[DieReading] = list(read(image))
+    if args.colors is not None:
+        from vision.color_check import ColorCheck
+
+        read = functools.partial(read, palette=ColorCheck.load(args.colors).palette())
+    from vision.white_balance import balanced
+
+    readings: list[DieReading] = list(read(balanced(image, calibration)))
     _annotate(args.annotate, image, args.kind, readings)
     units = "px"
     if calibration is not None:
@@ -232,6 +263,38 @@ def _dice(args: argparse.Namespace) -> int:
             f"  {i}: {shows} at ({r.x:.1f}, {r.y:.1f}), size {r.size:.1f}, "
             f"angle {r.angle:.0f}°, confidence {r.confidence:.2f}{flag}"
         )
+    return 0
+
+
+def _calibration(path: Path | None) -> Any:
+    if path is None:
+        return None
+    from vision.calibration import Calibration
+
+    return Calibration.load(path)
+
+
+def _check_card(args: argparse.Namespace) -> int:
+    from vision.color_check import check_card
+
+    try:
+        check_card(args.output)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+    print(f"wrote {args.output}: print it at 100 %, cut it out, lay a cube in each box")
+    return 0
+
+
+def _colors(args: argparse.Namespace) -> int:
+    from vision.color_check import read_color_check
+
+    check = read_color_check(_image(args.image))
+    check.save(args.output)
+    faces = ", ".join(
+        f"{color} (hue {face.hue:.0f}, saturation {face.sat:.0f}, brightness {face.val:.0f})"
+        for color, face in check.faces.items()
+    )
+    print(f"found the four cubes: {faces}; wrote {args.output}")
     return 0
 
 

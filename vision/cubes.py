@@ -25,7 +25,7 @@ Method (docs/vision/scenes.md):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -118,33 +118,79 @@ def planes(image: np.ndarray) -> _Planes:
 CLASS_CODES = {"red": 1, "yellow": 2, "blue": 3, "black": 4}
 
 
-def _classes(p: _Planes) -> np.ndarray:
+def _in_hues(hue: np.ndarray, span: tuple[float, float]) -> np.ndarray:
+    low, high = span
+    if low < 0:
+        return (hue <= high) | (hue >= 180 + low)
+    return (hue >= low) & (hue <= high)
+
+
+@dataclass(frozen=True)
+class Palette:
+    """What each cube colour looks like to the reader, in OpenCV HSV of a light-corrected frame.
+
+    ``hues``: each coloured class's hue range (0-180; a range below 0 wraps round, as red's
+    does); ``least_sat``/``least_val``: the least saturation and brightness of its pixels.
+    ``black_sat``/``black_val``: black pixels are less saturated and darker than these. The
+    default fits the usual saturated plastics under a neutral light; a colour check of the
+    table (``vision.color_check``) gives one for faded plastics or a strange light.
+    """
+
+    hues: dict[str, tuple[float, float]] = field(
+        default_factory=lambda: {"red": (-12, 7), "yellow": (19, 38), "blue": (95, 132)}
+    )
+    least_sat: dict[str, float] = field(
+        default_factory=lambda: {"red": 100, "yellow": 100, "blue": 100}
+    )
+    least_val: dict[str, float] = field(
+        default_factory=lambda: {"red": 70, "yellow": 100, "blue": 50}
+    )
+    black_sat: float = 100
+    black_val: float = 130
+
+    def __post_init__(self) -> None:
+        hues = np.arange(180)
+        covered = sum(_in_hues(hues, span).astype(int) for span in self.hues.values())
+        if np.max(covered) > 1 or self.black_sat > min(self.least_sat.values()):
+            raise ValueError("a palette's colour classes must not overlap")
+
+
+DEFAULT_PALETTE = Palette()
+
+
+def _classes(p: _Planes, palette: Palette = DEFAULT_PALETTE) -> np.ndarray:
     """Each pixel's colour class (``CLASS_CODES``), 0 for the table."""
     hue, sat, val = p.hue, p.sat, p.val
     fg = p.diff > 22
-    colored = fg & (sat >= 100)
-    red = colored & ((hue <= 7) | (hue >= 168)) & (val >= 70)
-    yellow = colored & (hue >= 19) & (hue <= 38) & (val >= 100)
-    blue = colored & (hue >= 95) & (hue <= 132) & (val >= 50)
+    out = np.zeros(hue.shape, np.uint8)
+    for color, span in palette.hues.items():
+        mine = fg & (sat >= palette.least_sat[color]) & _in_hues(hue, span)
+        mine &= val >= palette.least_val[color]
+        out += mine.view(np.uint8) * np.uint8(CLASS_CODES[color])
     # Black: grey and dark, and not a shadow (a shadow keeps the table's colour and darkens it
     # by a half at most); on a dark table, a little lighter than the table.
     shadow_like = (p.ratio >= 0.5) & (p.ratio <= 1.15) & (p.table_sat < 100)
     lighter = (p.ratio > 1.1) & (p.diff > 5)
-    black = (sat < 100) & (val < 130) & ((fg & ~shadow_like) | lighter)
-    # The classes are disjoint (hue ranges apart, black unsaturated): codes add up.
-    out = red.view(np.uint8) + yellow.view(np.uint8) * np.uint8(2)
-    out += blue.view(np.uint8) * np.uint8(3)
-    out += black.view(np.uint8) * np.uint8(4)
+    black = (sat < palette.black_sat) & (val < palette.black_val)
+    black &= (fg & ~shadow_like) | lighter
+    # The classes are disjoint (hue ranges apart, black less saturated than any colour):
+    # codes add up.
+    out += black.view(np.uint8) * np.uint8(CLASS_CODES["black"])
     return out
 
 
 def read_cubes(
-    image: np.ndarray, *, min_size: float = 12.0, max_size: float = 160.0
+    image: np.ndarray,
+    *,
+    min_size: float = 12.0,
+    max_size: float = 160.0,
+    palette: Palette = DEFAULT_PALETTE,
 ) -> list[DieReading]:
-    """Every cube on the frame, sorted top to bottom then left to right (pixels)."""
+    """Every cube on the frame, sorted top to bottom then left to right (pixels), its colour
+    one of ``palette``'s (the usual plastics, or those of the table's colour check)."""
     image = _check(image)
     p = planes(image)
-    classes = _classes(p)
+    classes = _classes(p, palette)
     kernel = np.ones((3, 3), np.uint8)
     fg = cv2.morphologyEx((classes > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(fg, connectivity=8)
@@ -167,6 +213,7 @@ def read_cubes(
                 color,
                 p.hue[y : y + h, x : x + w][mine],
                 p.sat[y : y + h, x : x + w][mine],
+                palette,
             )
             if color == "black":
                 # Glossy black: the top face sits between dark sides and light rounded edges.
@@ -275,25 +322,24 @@ EDGE_BLACK = 3.75
 """The same for black cubes, whose light (glossy) edges are left out with a little more."""
 
 
-# Hue ranges (OpenCV 0-180) of the colour classes; a face whose median hue is within a few
-# units of a range's end sits between two classes and is flagged.
-HUES = {"red": (-12, 7), "yellow": (19, 38), "blue": (95, 132)}
-
-
-def _color_confidence(color: str, hue: np.ndarray, sat: np.ndarray) -> float:
-    """How clearly the face's pixels are of their class (1 = clearly, 0 = on a boundary)."""
+def _color_confidence(
+    color: str, hue: np.ndarray, sat: np.ndarray, palette: Palette = DEFAULT_PALETTE
+) -> float:
+    """How clearly the face's pixels are of their class (1 = clearly, 0 = on a boundary): a
+    face whose median hue is within a few units of its range's end sits between two classes,
+    one whose saturation is near the least of its class may be grey."""
     if hue.size == 0:
         return 0.0
     median_sat = float(np.median(sat))
     if color == "black":
-        return _ramp(100 - median_sat, 5, 25)
+        return _ramp(palette.black_sat - median_sat, 5, 25)
     h = hue.astype(np.float32)
-    if color == "red":
+    low, high = palette.hues[color]
+    if low < 0:
         h = np.where(h >= 90, h - 180, h)
     median_hue = float(np.median(h))
-    low, high = HUES[color]
     margin = min(median_hue - low, high - median_hue)
-    return min(_ramp(margin, 1.0, 3.5), _ramp(median_sat - 100, 5, 30))
+    return min(_ramp(margin, 1.0, 3.5), _ramp(median_sat - palette.least_sat[color], 5, 30))
 
 
 def _ramp(value: float, low: float, high: float) -> float:

@@ -8,6 +8,7 @@ into millimetres on the table plane (``units == "mm"``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -81,3 +82,37 @@ class TessonReading:
 
 class UnreadableFrame(ValueError):
     """A frame or image file that cannot be read at all (say which file and why)."""
+
+
+DOUBT = CONFIRM_BELOW - 0.1
+"""The confidence a reading is lowered to when what the table knows disagrees with it."""
+
+
+def doubt_counts(
+    readings: Sequence[DieReading],
+    expected: Mapping[str, int] | None = None,
+    total: int | None = None,
+) -> list[DieReading]:
+    """The readings, with those that disagree with what the table knows flagged for a person.
+
+    ``expected`` is how many dice of each colour were thrown (the companion filled the cup), or
+    ``total`` only how many dice. Where a colour is read more often than it was thrown, the
+    least sure dice of that colour are flagged, as many as are too many: one of them is read
+    wrong, and a person looks at them. Where more dice are read than were thrown, the least sure
+    dice are flagged, as many as are too many. Nothing is recoloured or removed: a doubtful die
+    is asked, never guessed. Too few dice read flags nothing (the missing die is not on the
+    picture); the game says how many are missing.
+    """
+    out = list(readings)
+
+    def flag(indices: Sequence[int], extra: int) -> None:
+        for i in sorted(indices, key=lambda i: out[i].confidence)[: max(0, extra)]:
+            out[i] = replace(out[i], confidence=min(out[i].confidence, DOUBT))
+
+    if expected is not None:
+        for color in {r.color for r in out if r.color is not None}:
+            mine = [i for i, r in enumerate(out) if r.color == color]
+            flag(mine, len(mine) - expected.get(color, 0))
+    if total is not None:
+        flag(range(len(out)), len(out) - total)
+    return out

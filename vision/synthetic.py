@@ -30,15 +30,27 @@ import csv
 import functools
 import math
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
+from vision import scene_effects as effects
+from vision.calibration import CHECK_MARKER
 from vision.readings import DieReading, TessonReading
 from vision.seats import SeatMap
+from vision.synthetic_cards import (
+    LIFT,
+    SLEEVE,
+    STOCKS,
+    Card,
+    card_size,
+    paint_card,
+    share_inside,
+)
 
 COLORS = ("red", "yellow", "blue", "black")
 SIZE = 16.0
@@ -64,6 +76,8 @@ WHITE_TESSON = (222, 226, 228)
 BLACK_TESSON = (30, 30, 32)
 
 TABLES = ("felt", "wood", "dark", "photo")
+CUBE_TABLES = (*TABLES, *effects.WIDE_TABLES)
+"""Tables of ``cube_scene``: those of every scene, and the wider world's (``scene_effects``)."""
 LIGHTS = ("even", "uneven", "spot")
 PHOTOS = Path(
     os.environ.get("DICE_PHOTOS", Path(__file__).resolve().parents[2] / "shared/data/dice-photos")
@@ -72,12 +86,21 @@ PHOTOS = Path(
 
 @dataclass(frozen=True)
 class Scene:
-    """A rendered frame and what lies on it, in pixels of the frame (confidence 1.0)."""
+    """A rendered frame and what lies on it, in pixels of the frame (confidence 1.0).
+
+    ``markers``: the calibration markers on the table (``cube_scene(markers=True)``), id to
+    the four corners of its black square (its own TL, TR, BR, BL, like
+    ``vision.calibration.detect_markers``); ``leaning``: indices in ``dice`` of the dice that
+    lean on another; ``partly_hidden``: indices in ``dice`` of those partly (at most half)
+    hidden by a hand or a cup at the edge."""
 
     image: np.ndarray
     dice: tuple[DieReading, ...] = ()
     tessons: tuple[TessonReading, ...] = ()
     seats: SeatMap | None = None
+    markers: dict[int, np.ndarray] = field(default_factory=dict)
+    leaning: tuple[int, ...] = ()
+    partly_hidden: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,12 +149,20 @@ class Camera:
 
 @dataclass(frozen=True)
 class _Cube:
+    """A cube on the table: centre and turn, colour, hole and albedo; ``lean`` > 0 tilts it by
+    that many degrees about its bottom edge away from ``lean_dir`` (the direction, degrees, in
+    which its other bottom edge is lifted, propped against a neighbour); ``gloss``: glossy
+    plastic."""
+
     x: float
     y: float
     angle: float
     color: str
     hole: bool
     albedo: tuple[float, float, float]
+    lean: float = 0.0
+    lean_dir: float = 0.0
+    gloss: bool = False
 
     def square(self, grow: float = 0.0) -> np.ndarray:
         half = SIZE / 2 + grow
@@ -141,6 +172,31 @@ class _Cube:
                 (self.x + dx * c - dy * s, self.y + dx * s + dy * c)
                 for dx, dy in ((-half, -half), (half, -half), (half, half), (-half, half))
             ]
+        )
+
+    def corners3d(self) -> np.ndarray:
+        """The eight corners (mm): bottom face 0-3 then top face 4-7, in ``square``'s order."""
+        square = self.square()
+        upright = np.vstack([np.c_[square, np.zeros(4)], np.c_[square, np.full(4, SIZE)]])
+        if not self.lean:
+            return upright
+        u = np.array([math.cos(math.radians(self.lean_dir)), math.sin(math.radians(self.lean_dir))])
+        v = np.array([-u[1], u[0]])
+        rel = upright[:, :2] - (self.x, self.y)
+        a, w, z = rel @ u + SIZE / 2, rel @ v, upright[:, 2]
+        c, s = math.cos(math.radians(self.lean)), math.sin(math.radians(self.lean))
+        a, z = a * c - z * s, a * s + z * c
+        flat = np.array([self.x, self.y]) + np.outer(a - SIZE / 2, u) + np.outer(w, v)
+        return np.c_[flat, z]
+
+    def footprint(self) -> np.ndarray:
+        """What it covers of the table (mm): its square, or a leaning cube's outline from above."""
+        if not self.lean:
+            return self.square()
+        return (
+            cv2.convexHull(self.corners3d()[:, :2].astype(np.float32))
+            .reshape(-1, 2)
+            .astype(np.float64)
         )
 
 
@@ -183,7 +239,11 @@ def _place(
     touching: bool,
     angles: tuple[float, float],
     margin_px: float,
+    keepout: Sequence[np.ndarray] = (),
+    lens: effects.Distortion | None = None,
 ) -> list[_Cube]:
+    """Cubes of these colours at random on the frame's part of the table, ``margin_px`` inside
+    the frame (as seen through ``lens``), off the ``keepout`` polygons (mm)."""
     corners = np.array(
         [
             [margin_px, margin_px],
@@ -218,12 +278,16 @@ def _place(
             pts = camera.project(np.c_[cube.square(), np.full(4, SIZE)])
             base = camera.project(np.c_[cube.square(), np.zeros(4)])
             allp = np.vstack([pts, base])
+            if lens is not None:
+                allp = lens.apply(allp)
             if (
                 allp[:, 0].min() < margin_px
                 or allp[:, 1].min() < margin_px
                 or allp[:, 0].max() > camera.width - margin_px
                 or allp[:, 1].max() > camera.height - margin_px
             ):
+                continue
+            if any(_overlap(cube.square(), other) for other in keepout):
                 continue
             # Apart (a clear gap) unless placed touching: then only no overlap.
             spacing = 0.0 if touching else SIZE * 0.25
@@ -404,17 +468,29 @@ def _finish(
     blur: float,
     noise: float,
     jpeg: bool,
+    post: effects.Post | None = None,
 ) -> np.ndarray:
+    """Light, then the camera: ``post`` (the wide knobs: light colour, white balance, exposure,
+    lens, shake, dim-frame noise, JPEG quality) or, when None, the camera as it always was."""
     field, tint = _light_field(rng, light, canvas.shape[:2])
     canvas *= field[..., None]
     canvas *= tint
     image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    if post is not None:  # a frame pixel i averages canvas pixels 2i, 2i + 1: coordinate i + 1/4
+        image = post.optics(image, (SUPERSAMPLE - 1) / (2 * SUPERSAMPLE))
     if blur > 0:
         image = cv2.GaussianBlur(image, (0, 0), blur)
+    if post is not None:
+        image = post.blur(image)
     if noise > 0:
         image += rng.normal(0, noise, image.shape).astype(np.float32)
+    if post is not None:
+        image = post.noise(image)
     out = np.clip(image + 0.5, 0, 255).astype(np.uint8)
-    if jpeg:
+    quality = post.jpeg if post is not None and post.jpeg is not None else None
+    if quality is not None:
+        out = effects.jpeg(out, quality)
+    elif jpeg:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
         assert ok
         out = cv2.imdecode(data, cv2.IMREAD_COLOR)
@@ -429,11 +505,27 @@ def _camera(rng: np.random.Generator, width: int, height: int, tilt: float) -> C
 
 
 def cube_scene_camera(
-    seed: int, width: int = 1280, height: int = 720, *, tilt: float = 0.0
+    seed: int,
+    width: int = 1280,
+    height: int = 720,
+    *,
+    tilt: float = 0.0,
+    camera_height: float | None = None,
 ) -> Camera:
-    """The camera that ``cube_scene(seed, width=..., height=..., tilt=...)`` renders through (its
-    first draw from the seed), e.g. to make the exact table calibration of a generated scene."""
-    return _camera(np.random.default_rng(seed), width, height, tilt)
+    """The camera that ``cube_scene(seed, width=..., height=..., tilt=..., camera_height=...)``
+    renders through (its first draw from the seed), e.g. to make the exact table calibration of
+    a generated scene (without lens distortion: that is applied to the image)."""
+    camera = _camera(np.random.default_rng(seed), width, height, tilt)
+    if camera_height is None:
+        return camera
+    focal = effects.pi_focal(_stream(seed, 0), width)
+    return Camera(width, height, focal, camera_height, tilt)
+
+
+def _stream(seed: int, part: int) -> np.random.Generator:
+    """A generator of its own for one part of the wide knobs, never the scene's main one (so
+    defaults render as before, and one knob does not move another's draws)."""
+    return np.random.default_rng([seed, 7, part])
 
 
 def _shadows(
@@ -472,9 +564,18 @@ def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _ground_truth(camera: Camera, cube: _Cube) -> DieReading:
-    top = camera.project(np.c_[cube.square(), np.full(4, SIZE)])
-    centre = camera.project(np.array([[cube.x, cube.y, SIZE]]))[0]
+def _ground_truth(
+    camera: Camera, cube: _Cube, lens: effects.Distortion | None = None
+) -> DieReading:
+    """The cube's top face as seen (through ``lens``): a leaning cube's tilted face too."""
+    if cube.lean:
+        top3 = cube.corners3d()[4:]
+        top, centre = camera.project(top3), camera.project(top3.mean(axis=0)[None])[0]
+    else:
+        top = camera.project(np.c_[cube.square(), np.full(4, SIZE)])
+        centre = camera.project(np.array([[cube.x, cube.y, SIZE]]))[0]
+    if lens is not None:
+        top, centre = lens.apply(top), lens.apply(centre[None])[0]
     area = 0.5 * abs(
         float(np.dot(top[:, 0], np.roll(top[:, 1], -1)) - np.dot(top[:, 1], np.roll(top[:, 0], -1)))
     )
@@ -550,6 +651,19 @@ def cube_scene(
     holes: float = 0.33,
     angles: tuple[float, float] = (0.0, 90.0),
     colors: Sequence[str] | None = None,
+    plastic: str = "saturated",
+    finish: str = "matte",
+    kelvin: float | None = None,
+    white_balance: float | tuple[float, float, float] = 0.0,
+    exposure: float = 1.0,
+    camera_height: float | None = None,
+    distortion: float = 0.0,
+    motion_blur: float = 0.0,
+    jpeg: int | None = None,
+    edge_object: str | None = None,
+    markers: bool = False,
+    leaning: float = 0.0,
+    check_frame: bool = False,
 ) -> Scene:
     """A throw of Oraklos cubes seen from above, and the truth about each cube.
 
@@ -558,32 +672,312 @@ def cube_scene(
     most cubes in contact with another (face to face or corner to face). ``tilt`` tilts the
     camera (perspective); ``light`` is even, uneven (a ramp and a tint) or a spot; ``shadows``
     casts soft shadows; ``blur`` is a Gaussian sigma in pixels; ``noise`` a sensor noise sigma
-    in grey levels. ``table`` is green felt, wood, a dark cloth or a real photo's floor.
+    in grey levels. ``table`` is green felt, wood, a dark cloth or a real photo's floor, or one
+    of the wider world's (``scene_effects.WIDE_TABLES``): dark glossy "lacquer" (lamp
+    reflections, streaks, the dice mirrored), a patterned "cloth" (checks, stripes or a print,
+    colours close to the dice's among them), a printed game "mat" (panels, a numbered track,
+    text), white "laminate", "blue felt", "red felt".
+
+    The wide knobs (all off by default; docs/vision/scenes.md has their ranges) draw from
+    generators of their own, so a scene without them is the same frame as before, byte for
+    byte: ``plastic`` "saturated", "faded" (one odd plastic per colour for the scene: orange-red
+    or crimson, pale yellow, washed-out or navy blue, grey-black; per-die jitter) or "mixed"
+    (each die either); ``finish`` "matte", "glossy" (the room's sheen, the lamps' mirror images
+    and edge glints, clipping white) or "mixed"; ``kelvin`` the light's colour temperature
+    (2700 a warm bulb ... 6500 daylight, None as before), applied to everything and not
+    corrected away; ``white_balance`` the camera's gain error, an amplitude (gains of blue and
+    red drawn within ±it) or three gains (B, G, R); ``exposure`` a brightness factor (0.35 dim,
+    with more noise, ... 1.3 bright, clipping); ``camera_height`` (mm, 350-800) puts a Pi
+    camera's field of view (62-66°) at that height, cubes about 20-45 px wide; ``distortion``
+    a radial k1 (-0.12 barrel ... 0.05 pincushion) of the image and of the truth;
+    ``motion_blur`` a linear blur this many pixels long; ``jpeg`` a quality; ``edge_object``
+    "hand" or "cup" at a frame edge: a die more than half hidden is dropped from the truth, one
+    partly hidden is listed in ``Scene.partly_hidden``; ``markers`` lays calibration markers
+    0-3 on paper at the view's corners (``Scene.markers``); ``leaning`` the share of dice that
+    lean on another, top face tilted 20-35° (``Scene.leaning``; their truth is the tilted top
+    face as seen). ``check_frame``: the same table, light and camera with only the colour
+    check's four dice instead of the throw (``color_check_scene``).
     """
-    if table not in TABLES:
-        raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
+    if table not in CUBE_TABLES:
+        raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
     if light not in LIGHTS:
         raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
+    look = effects.Look(
+        plastic, finish, kelvin, white_balance, exposure, camera_height, distortion,
+        motion_blur, jpeg, edge_object, markers, leaning,
+    )  # fmt: skip
     rng = np.random.default_rng(seed)
     camera = _camera(rng, width, height, tilt)
+    if camera_height is not None:
+        camera = cube_scene_camera(seed, width, height, tilt=tilt, camera_height=camera_height)
+    lens = effects.Distortion.of(distortion, camera) if distortion else None
+    papers = effects.place_papers(_stream(seed, 4), camera, lens, SUPERSAMPLE) if markers else []
+    cup = effects.place_cup(_stream(seed, 5), camera) if edge_object == "cup" else None
+    keepout = [p.outline() for p in papers] + ([cup.keepout()] if cup else [])
     mix = _mix(rng, count, colors)
-    cubes = _place(rng, camera, mix, holes, touching, angles, margin_px=6.0)
+    cubes = _place(rng, camera, mix, holes, touching, angles, 6.0, keepout, lens)
+    cubes = _dress(seed, cubes, look)
+    card = effects.place_check_card(_stream(seed, 14)) if check_frame else None
+    if card is not None:
+        cubes = _check_row(seed, cubes, look, holes, card)
+    elif leaning:
+        cubes = _lean(_stream(seed, 8), camera, cubes, leaning, keepout, lens)
     shape = (height * SUPERSAMPLE, width * SUPERSAMPLE)
-    canvas = _table_texture(rng, camera, table, shape)
+    if table in TABLES:
+        canvas = _table_texture(rng, camera, table, shape)
+    else:
+        canvas = effects.table_texture(_stream(seed, 6), table, camera, shape, SUPERSAMPLE)
+    effects.paint_papers(canvas, camera, papers, SUPERSAMPLE)
+    if card is not None:
+        effects.paint_check_card(canvas, camera, card, SUPERSAMPLE)
     azimuth = rng.uniform(0, 2 * math.pi)
     reach = 1 / math.tan(math.radians(rng.uniform(40, 65)))
     light_dir = (math.cos(azimuth) * reach, math.sin(azimuth) * reach)
     strength = rng.uniform(0.3, 0.45)
     darkening = _shadows(
-        rng, camera, shape, [c.square() for c in cubes], SIZE, shadows, light_dir, strength
+        rng, camera, shape, [c.footprint() for c in cubes], SIZE, shadows, light_dir, strength
     )
     canvas *= (1 - darkening)[..., None]
+    _paint_cubes(seed, canvas, camera, cubes, table, light_dir)
+    occluder = None
+    if cup is not None:
+        occluder = cup.occluder(_stream(seed, 13), camera, shape, SUPERSAMPLE, light_dir)
+    elif edge_object == "hand" and not check_frame:
+        reach_for = [(float(c.x), float(c.y)) for c in cubes]
+        targets = [tuple(p) for p in camera.project(np.c_[reach_for, np.full(len(cubes), SIZE)])]
+        occluder = effects.hand(_stream(seed, 5), camera, shape, SUPERSAMPLE, light_dir, targets)
+    if occluder is not None:
+        occluder.paint(canvas)
+    post = effects.Post.of(look, _stream(seed, 3), lens)
+    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post)
+    return _cube_truth(image, camera, cubes, lens, occluder, papers, card)
+
+
+def color_check_scene(
+    seed: int, count: int = 16, width: int = 1280, height: int = 720, **knobs: Any
+) -> Scene:
+    """The colour check frame of ``cube_scene(seed, count, width, height, **knobs)``: the same
+    camera, table, light, white balance, exposure, lens and post-processing (and markers, and a
+    cup), with only the printed colour check card near the centre (``Scene.markers`` holds its
+    marker, ``vision.calibration.CHECK_MARKER``) and a flat cube in each of its boxes, red,
+    yellow, blue, black, of that scene's plastics (and finish), and no hand. What the host lays
+    out at the start of a game so the reader learns this table's colours
+    (``vision.color_check``). The truth lists them in that order."""
+    return cube_scene(seed, count, width, height, check_frame=True, **knobs)
+
+
+def wild_cube_knobs(seed: int) -> dict[str, Any]:
+    """Every knob of ``cube_scene`` drawn at random over its whole range from ``seed`` (a
+    generator of its own): a random real table. ``photo`` is among the tables only where the
+    photos are."""
+    rng = np.random.default_rng([seed, 9])
+    tables = [t for t in CUBE_TABLES if t != "photo" or (PHOTOS / "images").is_dir()]
+    return {
+        "table": tables[int(rng.integers(len(tables)))],
+        "light": LIGHTS[int(rng.integers(len(LIGHTS)))],
+        "tilt": float(rng.uniform(0, 12)) if rng.random() < 0.5 else 0.0,
+        "shadows": bool(rng.random() < 0.7),
+        "blur": float(rng.uniform(0, 1.2)),
+        "noise": float(rng.uniform(1, 5)),
+        "touching": bool(rng.random() < 0.4),
+        "holes": float(rng.uniform(0.2, 0.5)),
+        "plastic": effects.PLASTICS[int(rng.integers(len(effects.PLASTICS)))],
+        "finish": effects.FINISHES[int(rng.integers(len(effects.FINISHES)))],
+        "kelvin": float(rng.uniform(2700, 6500)),
+        "white_balance": float(rng.uniform(0, 0.15)),
+        "exposure": float(math.exp(rng.uniform(math.log(0.35), math.log(1.3)))),
+        "camera_height": float(rng.uniform(350, 800)) if rng.random() < 0.6 else None,
+        "distortion": float(rng.uniform(-0.12, 0.05)),
+        "motion_blur": float(rng.uniform(1, 6)) if rng.random() < 0.4 else 0.0,
+        "jpeg": int(rng.integers(50, 96)) if rng.random() < 0.7 else None,
+        "edge_object": (None, "hand", "cup")[int(rng.choice(3, p=[0.5, 0.3, 0.2]))],
+        "markers": bool(rng.random() < 0.5),
+        "leaning": float(rng.uniform(0.05, 0.25)) if rng.random() < 0.4 else 0.0,
+    }
+
+
+def wild_cube_scene(seed: int, count: int = 16, width: int = 1280, height: int = 720) -> Scene:
+    """``cube_scene`` with every knob at random (``wild_cube_knobs(seed)``): the generator to
+    tune a reader on; ``color_check_scene(seed, **wild_cube_knobs(seed))`` is its check frame."""
+    return cube_scene(seed, count, width, height, **wild_cube_knobs(seed))
+
+
+def _dress(seed: int, cubes: list[_Cube], look: effects.Look) -> list[_Cube]:
+    """The dice's plastics and finish (unchanged for saturated, matte dice)."""
+    if look.plastic == "saturated" and look.finish == "matte":
+        return cubes
+    bases = effects.plastic_bases(_stream(seed, 1), ALBEDO)
+    rng = _stream(seed, 2)
+    out = []
+    for cube in cubes:
+        albedo = cube.albedo
+        if look.plastic != "saturated":
+            albedo = effects.die_plastic(rng, look.plastic, bases[cube.color])
+        gloss = look.finish == "glossy" or (look.finish == "mixed" and rng.random() < 0.5)
+        out.append(replace(cube, albedo=albedo, gloss=gloss))
+    return out
+
+
+def _check_row(
+    seed: int, cubes: list[_Cube], look: effects.Look, holes: float, card: effects.CheckCard
+) -> list[_Cube]:
+    """The colour check: a red, a yellow, a blue and a black cube in the card's boxes, flat,
+    each the plastic of the scene's first die of its colour (or of the scene's plastic for
+    that colour when it has none)."""
+    rng = _stream(seed, 9)
+    bases = effects.plastic_bases(_stream(seed, 1), ALBEDO)
+    row = []
+    for i, color in enumerate(COLORS):
+        like = next((c for c in cubes if c.color == color), None)
+        if like is not None:
+            albedo, gloss = like.albedo, like.gloss
+        else:
+            albedo = (
+                _jitter_albedo(rng, color)
+                if look.plastic == "saturated"
+                else effects.die_plastic(rng, look.plastic, bases[color])
+            )
+            gloss = look.finish == "glossy" or (look.finish == "mixed" and rng.random() < 0.5)
+        x, y = card.boxes()[i] + rng.uniform(-3, 3, 2)
+        hole = bool(rng.random() < holes)
+        row.append(_Cube(x, y, float(rng.uniform(0, 90)), color, hole, albedo, gloss=gloss))
+    return row
+
+
+def _lean(
+    rng: np.random.Generator,
+    camera: Camera,
+    cubes: list[_Cube],
+    share: float,
+    keepout: Sequence[np.ndarray],
+    lens: effects.Distortion | None,
+) -> list[_Cube]:
+    """Move ``share`` of the cubes to lean on another: tilted 20-35° about their far bottom
+    edge, the near bottom edge propped against the other's side (a die that came to rest
+    against another). A cube that finds no free place stays where it was."""
+    out = list(cubes)
+    chosen = [int(i) for i in rng.choice(len(out), size=round(share * len(out)), replace=False)]
+    props: set[int] = set()
+    for b in chosen:
+        if b in props:
+            continue
+        for _ in range(40):
+            a = int(rng.integers(len(out)))
+            partner = out[a]
+            if a == b or partner.lean:
+                continue
+            face = partner.angle + 90 * int(rng.integers(4))
+            n = np.array([math.cos(math.radians(face)), math.sin(math.radians(face))])
+            tilt = float(rng.uniform(20, 35))
+            slide = rng.uniform(-0.35, 0.35) * SIZE
+            centre = np.array([partner.x, partner.y]) + n * SIZE * math.cos(math.radians(tilt))
+            centre += np.array([-n[1], n[0]]) * slide
+            cube = replace(
+                out[b], x=float(centre[0]), y=float(centre[1]), angle=partner.angle,
+                lean=tilt, lean_dir=(face + 180) % 360,
+            )  # fmt: skip
+            seen = camera.project(cube.corners3d())
+            seen = lens.apply(seen) if lens is not None else seen
+            inside = (seen.min(axis=0) >= 6).all() and (
+                seen.max(axis=0) <= (camera.width - 6, camera.height - 6)
+            ).all()
+            area = cube.footprint()
+            if not inside or any(_overlap(area, k) for k in keepout):
+                continue
+            if any(
+                _overlap(area, other.footprint(), 0.05 if j == a else 1e-6)
+                for j, other in enumerate(out)
+                if j != b
+            ):
+                continue
+            out[b] = cube
+            props.add(a)
+            break
+    return out
+
+
+def _paint_cubes(
+    seed: int,
+    canvas: np.ndarray,
+    camera: Camera,
+    cubes: list[_Cube],
+    table: str,
+    light_dir: tuple[float, float],
+) -> None:
+    """The cubes, farthest first, with what a glossy table and glossy plastic reflect."""
+    glossy_table = table in ("lacquer", "laminate")
+    lights: tuple[effects.Lamp, ...] = ()
+    if glossy_table or any(c.gloss for c in cubes):
+        lights = effects.lamps(_stream(seed, 10), light_dir)
+    if glossy_table:
+        mirror = 1.0 if table == "lacquer" else 0.12
+        effects.glare(canvas, camera, lights, mirror, _stream(seed, 11), SUPERSAMPLE)
+    if table == "lacquer":
+        boxes = [(c.corners3d(), c.albedo) for c in cubes]
+        effects.mirror_images(canvas, camera, boxes, 0.25, SUPERSAMPLE)
+    shine = effects.Shine.draw(_stream(seed, 12))
     eye = camera.position
-    order = sorted(cubes, key=lambda c: -np.linalg.norm(np.array([c.x, c.y, SIZE / 2]) - eye))
-    for cube in order:
-        _paint_cube(canvas, camera, cube, light_dir)
-    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo")
-    return Scene(image=image, dice=tuple(_ground_truth(camera, c) for c in cubes))
+
+    def farness(cube: _Cube) -> float:
+        middle = np.array([cube.x, cube.y, SIZE / 2])
+        if cube.lean:
+            middle = cube.corners3d().mean(axis=0)
+        return -float(np.linalg.norm(middle - eye))
+
+    for cube in sorted(cubes, key=farness):
+        if cube.lean:
+            black = cube.color == "black"
+            corners = cube.corners3d()
+            effects.paint_box(
+                canvas, camera, corners, cube.albedo, black, cube.hole, light_dir, SUPERSAMPLE
+            )
+        else:
+            _paint_cube(canvas, camera, cube, light_dir)
+        if cube.gloss:
+            effects.gloss(canvas, camera, cube.corners3d(), lights, shine, SUPERSAMPLE)
+
+
+def _cube_truth(
+    image: np.ndarray,
+    camera: Camera,
+    cubes: list[_Cube],
+    lens: effects.Distortion | None,
+    occluder: effects.Occluder | None,
+    papers: Sequence[effects.Paper],
+    card: effects.CheckCard | None = None,
+) -> Scene:
+    """The scene: each die's top face as seen, but a die more than half hidden by the hand or
+    the cup is left out (a reader cannot be asked for it) and one partly hidden is listed."""
+    dice: list[DieReading] = []
+    leaning: list[int] = []
+    partly: list[int] = []
+    shape = (camera.height * SUPERSAMPLE, camera.width * SUPERSAMPLE)
+    for cube in cubes:
+        hidden = 0.0
+        if occluder is not None:
+            top = camera.project(cube.corners3d()[4:])
+            hidden = occluder.covers(top, SUPERSAMPLE, shape)
+        if hidden > 0.5:
+            continue
+        if hidden > 0.02:
+            partly.append(len(dice))
+        if cube.lean:
+            leaning.append(len(dice))
+        dice.append(_ground_truth(camera, cube, lens))
+    corners = {}
+    for paper in papers:
+        seen = camera.project(np.c_[paper.ink_corners(), np.zeros(4)])
+        corners[paper.marker] = lens.apply(seen) if lens is not None else seen
+    if card is not None:
+        seen = camera.project(np.c_[card.ink_corners(), np.zeros(4)])
+        corners[CHECK_MARKER] = lens.apply(seen) if lens is not None else seen
+    return Scene(
+        image=image,
+        dice=tuple(dice),
+        markers=corners,
+        leaning=tuple(leaning),
+        partly_hidden=tuple(partly),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -625,7 +1019,14 @@ def tesson_scene(
     empty: float = 0.0,
     strays: int = 0,
     dice: int = 0,
-) -> Scene:
+    printed: float = 0.0,
+    sleeves: float = 0.0,
+    stock: str | None = None,
+    kelvin: float | None = None,
+    white_balance: float | tuple[float, float, float] = 0.0,
+    exposure: float = 1.0,
+    jpeg: int | None = None,
+) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
     Each seat's zone is an annular sector round the table centre (in the table plane, so it
@@ -634,12 +1035,32 @@ def tesson_scene(
     tessons lie in the middle of the table (seat None); ``dice`` Oraklos cubes lie about as
     distractors. Other knobs as for ``cube_scene``. The returned map is by polygons (the zones
     projected into the frame).
+
+    ``printed`` is the share of tessons that are the box's printed cards
+    (``vision.synthetic_cards``: one size per scene, of one card ``stock`` per scene, a name of
+    ``STOCKS`` or at random, each at least 90 % inside its zone, centre well inside);
+    ``sleeves`` the share of printed cards in glossy sleeves (glare). ``table`` may also be one
+    of the wider world's (``scene_effects.WIDE_TABLES``), and ``kelvin``, ``white_balance``,
+    ``exposure`` and ``jpeg`` are ``cube_scene``'s. Every number these knobs draw comes from
+    generators of their own (``default_rng([seed, 11])``, ``[seed, 12]``, ``[seed, 13]``), so
+    a scene without them is the same frame as before, byte for byte.
     """
-    if table not in TABLES:
-        raise ValueError(f"table must be one of {', '.join(TABLES)}, not {table!r}")
+    if table not in CUBE_TABLES:
+        raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
     if seats < 1:
         raise ValueError("seats must be 1 or more")
+    if stock is not None and stock not in STOCKS:
+        raise ValueError(f"stock must be one of {', '.join(STOCKS)}, not {stock!r}")
+    if not (0.0 <= printed <= 1.0 and 0.0 <= sleeves <= 1.0):
+        raise ValueError("printed and sleeves are shares, from 0 to 1")
+    look = effects.Look(
+        "saturated", "matte", kelvin, white_balance, exposure, None, 0.0, 0.0, jpeg, None, False, 0
+    )  # fmt: skip
     rng = np.random.default_rng(seed)
+    extra = np.random.default_rng([seed, 11])
+    size = card_size(extra)
+    card_stock = STOCKS[stock or sorted(STOCKS)[int(extra.integers(len(STOCKS)))]]
+    cards: dict[int, Card] = {}
     camera = _camera(rng, width, height, tilt)
     corners = camera.to_table(
         np.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=np.float64)
@@ -668,8 +1089,20 @@ def tesson_scene(
     def free(points: np.ndarray) -> bool:
         return not any(_overlap(points, other, -1.5) for other, _, _ in placed)
 
+    zones = [
+        _zone_polygon(centre, half, first + s * step, first + (s + 1) * step, 0.45, 1)
+        for s in range(seats)
+    ]
+    view = corners * 0.97
     for s in range(seats):
         if rng.random() < empty:
+            continue
+        if extra.random() < printed:
+            sector = (first + s * step, step)
+            card = _printed_card(extra, size, sleeves, half, sector, [zones[s]], view, free)
+            if card is not None:
+                cards[len(placed)] = card
+                placed.append((card.outline(SLEEVE if card.sleeve else 0.0), card.side, s))
             continue
         for _ in range(200):
             a = math.radians(first + (s + rng.uniform(0.2, 0.8)) * step)
@@ -684,6 +1117,12 @@ def tesson_scene(
                 placed.append((outline, "white" if rng.random() < 0.5 else "black", s))
                 break
     for _ in range(strays):
+        if extra.random() < printed:
+            card = _printed_card(extra, size, sleeves, half, None, zones, view, free)
+            if card is not None:
+                cards[len(placed)] = card
+                placed.append((card.outline(SLEEVE if card.sleeve else 0.0), card.side, None))
+            continue
         for _ in range(200):
             a = rng.uniform(0, 2 * math.pi)
             rho = rng.uniform(0.0, 0.3)
@@ -693,7 +1132,11 @@ def tesson_scene(
                 placed.append((outline, "white" if rng.random() < 0.5 else "black", None))
                 break
     shape = (height * SUPERSAMPLE, width * SUPERSAMPLE)
-    canvas = _table_texture(rng, camera, table, shape)
+    if table in TABLES:
+        canvas = _table_texture(rng, camera, table, shape)
+    else:
+        wide = np.random.default_rng([seed, 12])
+        canvas = effects.table_texture(wide, table, camera, shape, SUPERSAMPLE)
     azimuth = rng.uniform(0, 2 * math.pi)
     reach = 1 / math.tan(math.radians(rng.uniform(40, 65)))
     light_dir = (math.cos(azimuth) * reach, math.sin(azimuth) * reach)
@@ -743,7 +1186,7 @@ def tesson_scene(
             rng,
             camera,
             shape,
-            [p for p, _, _ in placed],
+            [p for i, (p, _, _) in enumerate(placed) if i not in cards],  # flat cards: none
             thickness,
             True,
             light_dir,
@@ -753,7 +1196,17 @@ def tesson_scene(
     del footprints
     canvas *= (1 - darkening)[..., None]
     truth = []
-    for outline, side, seat in placed:
+    for i, (outline, side, seat) in enumerate(placed):
+        if i in cards:
+            card = cards[i]
+
+            def to_canvas(points: np.ndarray) -> np.ndarray:
+                return camera.project(points) * SUPERSAMPLE
+
+            paint_card(extra, canvas, card, card_stock, to_canvas)
+            cx, cy = camera.project(np.array([[card.x, card.y, LIFT]]))[0]
+            truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))  # type: ignore[arg-type]
+            continue
         base = np.array(WHITE_TESSON if side == "white" else BLACK_TESSON, np.float64)
         base = base * rng.uniform(0.9, 1.05) * (1 + rng.normal(0, 0.02, 3))
         rim = camera.project(np.c_[outline, np.zeros(len(outline))])
@@ -767,13 +1220,64 @@ def tesson_scene(
     eye = camera.position
     for cube in sorted(cubes, key=lambda c: -np.linalg.norm(np.array([c.x, c.y, SIZE / 2]) - eye)):
         _paint_cube(canvas, camera, cube, light_dir)
-    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo")
-    return Scene(
+    post = effects.Post.of(look, np.random.default_rng([seed, 13]), None)
+    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post)
+    return TessonScene(
         image=image,
         dice=tuple(_ground_truth(camera, c) for c in cubes),
         tessons=tuple(truth),
         seats=seat_map,
+        printed=tuple(i in cards for i in range(len(placed))),
+        card_width=size[0] * camera.focal / camera.distance,
     )
+
+
+@dataclass(frozen=True)
+class TessonScene(Scene):
+    """A rendered frame of tessons: ``printed`` says, for each of ``tessons`` (same order),
+    whether it is a printed card (``vision.synthetic_cards``) rather than a plain tesson;
+    ``card_width`` is the short side of the scene's printed cards in pixels at the table's
+    centre (whether or not any card lies on the table)."""
+
+    printed: tuple[bool, ...] = ()
+    card_width: float = 0.0
+
+
+def _printed_card(
+    rng: np.random.Generator,
+    size: tuple[float, float],
+    sleeves: float,
+    half: np.ndarray,
+    sector: tuple[float, float] | None,
+    zones: list[np.ndarray],
+    view: np.ndarray,
+    free: Callable[[np.ndarray], bool],
+) -> Card | None:
+    """A printed card in the seat zone ``zones[0]`` whose angles start at ``sector[0]`` and
+    span ``sector[1]`` degrees (at least 90 % of the card inside it), or, for ``sector`` None,
+    a stray in the middle of the table (at most 10 % of it in any of ``zones``); wholly in the
+    camera's ``view``, clear of what ``free`` guards. None when no place is found. Turned at
+    random, or, when that finds no place, facing the table's centre give or take 15 degrees."""
+    side = "white" if rng.random() < 0.5 else "black"
+    sleeve = bool(rng.random() < sleeves)
+    for attempt in range(300):
+        if sector is None:
+            a, rho = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.3)
+        else:
+            a = math.radians(sector[0] + rng.uniform(0.15, 0.85) * sector[1])
+            rho = rng.uniform(0.55, 0.85)
+        x, y = math.cos(a) * half[0] * rho, math.sin(a) * half[1] * rho
+        turn = rng.uniform(0, 360) if attempt < 150 else math.degrees(a) + rng.uniform(-15, 15)
+        card = Card(x, y, turn, size[0], size[1], side, sleeve)
+        outline = card.outline(SLEEVE if sleeve else 0.0)
+        if not free(card.outline((SLEEVE if sleeve else 0.0) + 0.75)):
+            continue
+        if share_inside(outline, [view]) < 0.999:
+            continue
+        inside = share_inside(outline, zones)
+        if (sector is None and inside <= 0.1) or (sector is not None and inside >= 0.9):
+            return card
+    return None
 
 
 def _rotation(degrees: float) -> np.ndarray:

@@ -49,6 +49,7 @@ from vision.sources import (
     ImageFolderSource,
 )
 from vision.synthetic import COLORS, PIP_COLORS, PipScene, PlacedDie, cube_scene, pip_scene
+from vision.white_balance import balanced
 
 PICTURE_PX_PER_MM = 2.0
 """Resolution of the rectified picture of the play area (before the cap below)."""
@@ -204,7 +205,9 @@ class ThrowCamera:
                 self.calibration.check_frame(frame)
             except CalibrationError as exc:
                 raise UnreadableFrame(f"{self._description}: {exc}") from exc
-        readings = tuple((self.reader if reader is None else reader)(frame))
+        readings = tuple(
+            (self.reader if reader is None else reader)(balanced(frame, self.calibration))
+        )
         when = time.time() if taken is None else taken
         if self.calibration is None:
             image, scale = _shrink(frame, MAX_FRAME_PICTURE)

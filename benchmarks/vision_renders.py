@@ -1,0 +1,243 @@
+"""Measure the cube and tesson readers on Blender renders they were never tuned on.
+
+    python benchmarks/vision_renders.py renders/heldout [more folders] [--by table_family,light]
+    python benchmarks/vision_renders.py tests/data/renders      # the committed sample
+
+Each folder holds renders of ``tools/render/render_scenes.py`` (docs/vision/renders.md): an
+image and a JSON of its ground truth. The readers run as the companion runs them, in three
+steps so that each step's worth shows:
+
+- **as seen**: ``read_cubes`` on the frame as the camera gave it;
+- **white paper**: the frame white-balanced by the markers' paper first
+  (``vision.white_balance.balanced``: what ``ThrowCamera`` does);
+- **+ colour check**: and read with the palette learnt from the scene's colour-check frame (four
+  cubes laid red, yellow, blue, black under the same light: ``vision.color_check``), balanced
+  by the same paper.
+
+Tessons are read with the scene's seat map, white-balanced as the tesson desk does.
+
+A reading matches the nearest true die within half its size (a tesson within 0.6 of a plain
+card's size, or of the printed card's short side); a die less than half visible (under a hand,
+a cup, another die) is left out of the truth, and a reading of it is not counted either way.
+Printed: recall, precision, colour / hole / side / seat over the matched, flagged share and
+silent errors (wrong and not flagged), for all scenes and then per condition (``--by``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import math
+import os
+import platform
+import sys
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools" / "render"))
+
+from truth import Rendered, load  # noqa: E402
+
+from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
+from vision.cubes import read_cubes  # noqa: E402
+from vision.tessons import read_tessons  # noqa: E402
+from vision.white_balance import white_from_markers  # noqa: E402
+
+BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
+
+
+@dataclass
+class Outcome:
+    """One true item (``found`` …) or one reading that matched no true item (``extra``)."""
+
+    conditions: dict[str, str]
+    found: bool = False
+    kind_right: bool = False
+    hole_right: bool = False
+    seat_right: bool = False
+    flagged: bool = False
+    silent: bool = False
+    extra: bool = False
+
+
+def conditions_of(scene: Rendered) -> dict[str, str]:
+    c = scene.conditions
+    height = float(c["camera_height_mm"])
+    tilt = float(c["tilt_deg"])
+    return {
+        "table_family": str(c["table_family"]),
+        "light": str(c["light"]),
+        "exposure": str(c["exposure"]),
+        "height": "< 0.5 m" if height < 500 else ("0.5-0.65 m" if height <= 650 else "> 0.65 m"),
+        "tilt": "< 5°" if tilt < 5 else ("5-10°" if tilt <= 10 else "> 10°"),
+        "edge_object": str(c["edge_object"]),
+    }
+
+
+def _match(truth: list[Any], read: list[Any], radius: Callable[[Any], float]) -> dict[int, int]:
+    """Truth index → reading index, nearest first, within ``radius`` of the truth."""
+    pairs = sorted(
+        (math.hypot(r.x - t.x, r.y - t.y), i, j)
+        for i, t in enumerate(truth)
+        for j, r in enumerate(read)
+        if math.hypot(r.x - t.x, r.y - t.y) <= radius(t)
+    )
+    out: dict[int, int] = {}
+    used: set[int] = set()
+    for _, i, j in pairs:
+        if i not in out and j not in used:
+            out[i] = j
+            used.add(j)
+    return out
+
+
+def score(
+    scene: Rendered, truth: list[Any], found: list[Any], radius: Callable[[Any], float]
+) -> list[Outcome]:
+    base = conditions_of(scene)
+    hidden = [t for t in truth if getattr(t, "visible", 1.0) < 0.5]
+    shown = [t for t in truth if getattr(t, "visible", 1.0) >= 0.5]
+    found = [
+        r for r in found if not any(math.hypot(r.x - t.x, r.y - t.y) <= radius(t) for t in hidden)
+    ]
+    pairs = _match(shown, found, radius)
+    out = []
+    for i, t in enumerate(shown):
+        extra = {"plastic": getattr(t, "plastic", "-"), "pose": getattr(t, "pose", "-")}
+        o = Outcome({**base, **extra})
+        if i in pairs:
+            r = found[pairs[i]]
+            o.found, o.flagged = True, r.flagged
+            if hasattr(t, "color"):
+                o.kind_right = r.color == t.color
+                o.hole_right = r.hole == t.hole
+                wrong = not (o.kind_right and o.hole_right)
+            else:
+                o.kind_right = r.side == t.side
+                o.seat_right = r.seat == t.seat
+                wrong = not (o.kind_right and o.seat_right)
+            o.silent = wrong and not r.flagged
+        out.append(o)
+    matched = set(pairs.values())
+    for j, r in enumerate(found):
+        if j not in matched:
+            out.append(
+                Outcome(
+                    {**base, "plastic": "-", "pose": "-"},
+                    extra=True,
+                    flagged=r.flagged,
+                    silent=not r.flagged,
+                )
+            )
+    return out
+
+
+def row(name: str, outcomes: list[Outcome], cubes: bool) -> str:
+    truth = [o for o in outcomes if not o.extra]
+    found = [o for o in truth if o.found]
+    extra = [o for o in outcomes if o.extra]
+    readings = len(found) + len(extra)
+    pct = lambda n, d: f"{100 * n / d:.1f}%" if d else "-"  # noqa: E731
+    second = (
+        pct(sum(o.hole_right for o in found), len(found))
+        if cubes
+        else pct(sum(o.seat_right for o in found), len(found))
+    )
+    flagged = sum(o.flagged for o in found) + sum(o.flagged for o in extra)
+    silent = sum(o.silent for o in found) + sum(o.silent for o in extra)
+    return (
+        f"| {name} | {len(truth)} | {pct(len(found), len(truth))} | {pct(len(found), readings)} "
+        f"| {pct(sum(o.kind_right for o in found), len(found))} | {second} "
+        f"| {pct(flagged, readings)} | {silent} |"
+    )
+
+
+def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
+    steps: dict[str, list[Outcome]] = defaultdict(list)
+    radius = lambda t: t.size / 2  # noqa: E731
+    for scene in scenes:
+        white = white_from_markers(scene.image, {m.id: m.corners for m in scene.markers})
+        balanced = scene.image if white is None else white.apply(scene.image)
+        steps["as seen"] += score(scene, list(scene.dice), read_cubes(scene.image), radius)
+        steps["white paper"] += score(scene, list(scene.dice), read_cubes(balanced), radius)
+        reader = read_cubes
+        if scene.check is not None:
+            check_frame = scene.check.image if white is None else white.apply(scene.check.image)
+            try:
+                palette = read_color_check(check_frame).palette()
+                reader = functools.partial(read_cubes, palette=palette)
+            except ColorCheckError as exc:
+                print(f"{scene.path.name}: colour check refused: {exc}", file=sys.stderr)
+        steps["+ colour check"] += score(scene, list(scene.dice), reader(balanced), radius)
+    return steps
+
+
+def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
+    steps: dict[str, list[Outcome]] = defaultdict(list)
+    for scene in scenes:
+        white = white_from_markers(scene.image, {m.id: m.corners for m in scene.markers})
+        balanced = scene.image if white is None else white.apply(scene.image)
+        radius = lambda t: 40.0 if getattr(t, "printed", False) else 20.0  # noqa: E731
+        truth = list(scene.tessons)
+        steps["as seen"] += score(scene, truth, read_tessons(scene.image, scene.seats), radius)
+        steps["white paper"] += score(scene, truth, read_tessons(balanced, scene.seats), radius)
+    return steps
+
+
+def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bool) -> None:
+    kind, second = ("colour", "hole") if cubes else ("side", "seat")
+    header = (
+        f"| {title} | items | recall | precision | {kind} | {second} | flagged | silent errors |"
+    )
+    line = "|---|---|---|---|---|---|---|---|"
+    print(header + "\n" + line)
+    for step, outcomes in steps.items():
+        print(row(step, outcomes, cubes))
+    last = list(steps)[-1]
+    for key in by:
+        groups: dict[str, list[Outcome]] = defaultdict(list)
+        for o in steps[last]:
+            groups[o.conditions.get(key, "-")].append(o)
+        if len(groups) <= 1 and "-" in groups:
+            continue
+        print(f"\n{title}, {last}, by {key}\n\n{header.replace(title, key)}\n{line}")
+        for value in sorted(groups):
+            if value != "-":
+                print(row(value, groups[value], cubes))
+    print()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--by", default=",".join(BY), help="conditions to break down by")
+    args = parser.parse_args(argv)
+    files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
+    scenes = [load(p) for p in files]
+    cubes = [s for s in scenes if s.kind == "cubes"]
+    tessons = [s for s in scenes if s.kind == "tessons"]
+    print(
+        f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}; {len(cubes)} cube scenes, {len(tessons)} tesson "
+        f"scenes from {', '.join(str(f) for f in args.folders)}\n"
+    )
+    by = [b for b in args.by.split(",") if b]
+    if cubes:
+        report("cubes", cube_outcomes(cubes), by, cubes=True)
+    if tessons:
+        report(
+            "tessons",
+            tesson_outcomes(tessons),
+            [b for b in by if b not in ("plastic", "pose")],
+            cubes=False,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,83 @@
+"""What the table knows of a throw flags the camera's doubtful dice (issue 22).
+
+The companion knows how many dice of each colour went into the cup (or, when the players filled
+it unseen, how many dice were thrown). A reading that disagrees is not silently trusted, nor
+silently "fixed": the least sure dice of a colour read too often are flagged, so the host looks
+at them; nothing is recoloured or dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+from companion.games.oraklos.state import Phase
+from companion.journal import Journal
+from companion.moderator import Table
+from companion.throws import ThrowDesk
+from tests.test_moderator import ScriptedVoice
+from vision.readings import CONFIRM_BELOW, DieReading, doubt_counts
+from vision.sources import ImageFileSource
+from vision.synthetic import cube_scene
+from vision.throws import ThrowCamera
+
+
+def die(color: str, confidence: float, x: float = 0.0) -> DieReading:
+    return DieReading(x, 0.0, 40.0, 0.0, confidence, color=color, hole=False)
+
+
+def test_a_reading_that_agrees_with_the_cup_is_left_as_it_is() -> None:
+    read = [die("red", 0.9), die("red", 0.8), die("blue", 0.95)]
+    assert doubt_counts(read, {"red": 2, "blue": 1}) == read
+
+
+def test_a_colour_read_once_too_often_flags_its_least_sure_die_only() -> None:
+    read = [die("red", 0.9, 0), die("red", 0.7, 1), die("red", 0.95, 2), die("blue", 0.9, 3)]
+    out = doubt_counts(read, {"red": 2, "blue": 1, "yellow": 1})
+    assert [r.flagged for r in out] == [False, True, False, False]
+    assert [(r.x, r.color) for r in out] == [(r.x, r.color) for r in read], "nothing recoloured"
+
+
+def test_a_colour_not_in_the_cup_at_all_is_flagged_wherever_it_is_read() -> None:
+    read = [die("black", 0.99, 0), die("yellow", 0.9, 1), die("black", 0.98, 2)]
+    out = doubt_counts(read, {"yellow": 3})
+    assert [r.flagged for r in out] == [True, False, True]
+
+
+def test_too_few_dice_flag_nothing_the_missing_die_is_not_on_the_picture() -> None:
+    read = [die("red", 0.9), die("blue", 0.9), die("blue", 0.8), die("blue", 0.7)]
+    assert not any(r.flagged for r in doubt_counts(read, {"red": 2, "blue": 4}))
+    assert not any(r.flagged for r in doubt_counts(read, total=5))
+
+
+def test_with_unseen_fills_more_dice_than_were_thrown_flags_the_least_sure() -> None:
+    read = [die("red", 0.9), die("blue", 0.65), die("black", 0.8), die("red", 0.99)]
+    out = doubt_counts(read, total=3)
+    assert [r.flagged for r in out] == [False, True, False, False]
+    assert out[1].confidence < CONFIRM_BELOW
+
+
+def test_a_throw_read_with_a_die_too_many_of_a_colour_reaches_the_table_flagged(
+    tmp_path: Path,
+) -> None:
+    # Junior: 16 dice, 4 of each colour, are thrown every round; the companion knows it. The
+    # table shows a fifth red die where a yellow one should be (a die from another box).
+    colors = ["red"] * 5 + ["yellow"] * 3 + ["blue"] * 4 + ["black"] * 4
+    scene = cube_scene(5, colors=colors, noise=2.0)
+    photo = tmp_path / "throw.png"
+    assert cv2.imwrite(str(photo), scene.image)
+    table = Table(Journal(tmp_path / "journal.sqlite3"), ScriptedVoice(), seats=5)
+    desk = ThrowDesk(table, ThrowCamera(ImageFileSource(photo), None))
+    table.new_game("oraklos", {"players": 2, "mode": "junior"}, ["Ada", "Bea"], "en", seed=3)
+    desk.read_now()
+    running = table.running
+    assert running is not None and running.state.phase is Phase.SEARCH
+    dice = running.state.table
+    assert sum(d.color.value == "red" for d in dice) == 5, "the reading is kept as read"
+    assert [d.color.value for d in dice if d.flagged] == ["red"]
+    shown = table.snapshot()["state"]
+    assert sorted(shown["mismatch"], key=lambda m: m["color"]) == [
+        {"color": "red", "bound": "exactly", "expected": 4, "seen": 5},
+        {"color": "yellow", "bound": "exactly", "expected": 4, "seen": 3},
+    ]
+    desk.close()

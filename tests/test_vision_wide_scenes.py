@@ -1,0 +1,360 @@
+"""The generator's wide knobs do what they say, measured on the frames they render, and leave
+the scenes without them exactly as they were."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.calibration import detect_markers
+from vision.scene_effects import WIDE_TABLES, Distortion
+from vision.synthetic import (
+    ALBEDO,
+    COLORS,
+    Scene,
+    color_check_scene,
+    cube_scene,
+    cube_scene_camera,
+    wild_cube_knobs,
+    wild_cube_scene,
+)
+
+# sha256 of cube_scene(11, shadows=True, noise=3.0, light="uneven").image, computed before the
+# wide knobs were added (numpy 2.4.6, OpenCV 5.0.0).
+BEFORE = "f8bc9530e0484bbcc83b8a5f9ed02a7b7d012424361e4fbe2bb29f8c54dd25b9"
+BEFORE_HARD = "0bd7e06ec079b94f0ec27f049ad0b05853e797a14078ef287331ea4cd112662d"
+
+
+def _digest(scene: Scene) -> str:
+    return hashlib.sha256(scene.image.tobytes()).hexdigest()
+
+
+def _table(scene: Scene) -> np.ndarray:
+    """The frame's pixels away from every die (and its shadow), as rows of BGR."""
+    keep = np.ones(scene.image.shape[:2], np.uint8)
+    for d in scene.dice:
+        cv2.circle(keep, (round(d.x), round(d.y)), round(1.6 * d.size), 0, -1)
+    return scene.image[keep > 0].astype(np.float64)
+
+
+def _paper(scene: Scene) -> np.ndarray:
+    """The markers' white paper: points just outside the middle of each black square's sides."""
+    out = []
+    for corners in scene.markers.values():
+        centre = corners.mean(axis=0)
+        for i in range(4):
+            mid = (corners[i] + corners[(i + 1) % 4]) / 2
+            x, y = mid + (mid - centre) * 0.12
+            out.append(scene.image[round(y), round(x)])
+    return np.array(out, np.float64)
+
+
+def _top(scene: Scene, die) -> np.ndarray:
+    r = max(2, round(die.size * 0.3))
+    x, y = round(die.x), round(die.y)
+    return scene.image[y - r : y + r, x - r : x + r].reshape(-1, 3).astype(np.float64)
+
+
+def _sharpness(image: np.ndarray) -> float:
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return float(np.abs(cv2.Laplacian(grey, cv2.CV_32F)).mean())
+
+
+def test_scenes_without_the_wide_knobs_are_the_frames_they_were():
+    assert _digest(cube_scene(11, shadows=True, noise=3.0, light="uneven")) == BEFORE
+    hard = cube_scene(
+        5, 20, table="wood", tilt=10.0, light="spot", shadows=True, blur=1.0, noise=4.0,
+        touching=True, holes=0.4,
+    )  # fmt: skip
+    assert _digest(hard) == BEFORE_HARD
+    # The knobs at their neutral values change nothing either.
+    neutral = cube_scene(
+        11, shadows=True, noise=3.0, light="uneven", kelvin=6500, white_balance=0.0,
+        exposure=1.0, distortion=0.0, motion_blur=0.0,
+    )  # fmt: skip
+    assert _digest(neutral) == BEFORE
+
+
+def test_the_same_knobs_give_the_same_frame_and_truth_and_seeds_differ():
+    knobs = wild_cube_knobs(4)
+    assert knobs == wild_cube_knobs(4)
+    a, b = cube_scene(4, **knobs), wild_cube_scene(4)
+    assert np.array_equal(a.image, b.image) and a.dice == b.dice
+    assert a.leaning == b.leaning and a.markers.keys() == b.markers.keys()
+    assert not np.array_equal(a.image, wild_cube_scene(5).image)
+
+
+def test_the_wild_generator_draws_every_knob_over_its_range():
+    draws = [wild_cube_knobs(seed) for seed in range(60)]
+    assert {d["table"] for d in draws} >= set(WIDE_TABLES) | {"felt", "wood", "dark"}
+    assert {d["plastic"] for d in draws} == {"saturated", "faded", "mixed"}
+    assert {d["finish"] for d in draws} == {"matte", "glossy", "mixed"}
+    assert {d["edge_object"] for d in draws} == {None, "hand", "cup"}
+    kelvins = [d["kelvin"] for d in draws]
+    assert min(kelvins) < 3200 and max(kelvins) > 6000
+    exposures = [d["exposure"] for d in draws]
+    assert min(exposures) < 0.5 and max(exposures) > 1.1
+    heights = [d["camera_height"] for d in draws if d["camera_height"] is not None]
+    assert min(heights) < 450 and max(heights) > 700
+    assert min(d["distortion"] for d in draws) < -0.08 < 0.02 < max(d["distortion"] for d in draws)
+    assert any(d["markers"] for d in draws) and any(d["leaning"] for d in draws)
+
+
+def test_warm_light_makes_the_table_and_the_markers_paper_redder_than_daylight():
+    warm = cube_scene(7, kelvin=2700, markers=True)
+    day = cube_scene(7, kelvin=6500, markers=True)
+
+    def red_over_blue(pixels: np.ndarray) -> float:
+        b, _, r = np.median(pixels, axis=0)
+        return float(r / max(b, 1.0))
+
+    assert red_over_blue(_paper(day)) == pytest.approx(1.0, abs=0.1)  # white paper is white
+    assert red_over_blue(_paper(warm)) > 1.8  # not corrected away
+    assert red_over_blue(_table(warm)) > 2 * red_over_blue(_table(day))
+    # The same paper and table in the same places: only the light's colour changed.
+    assert warm.markers.keys() == day.markers.keys() == {0, 1, 2, 3}
+
+
+def test_white_balance_gains_scale_each_channel():
+    plain = np.median(_table(cube_scene(7)), axis=0)
+    gains = np.median(_table(cube_scene(7, white_balance=(0.85, 1.0, 1.15))), axis=0) / plain
+    assert gains == pytest.approx([0.85, 1.0, 1.15], abs=0.04)
+    drawn = np.median(_table(cube_scene(7, white_balance=0.15)), axis=0) / plain
+    assert drawn[1] == pytest.approx(1.0, abs=0.02)
+    assert all(0.82 <= g <= 1.18 for g in drawn) and max(abs(drawn - 1)) > 0.03
+
+
+def test_a_dim_exposure_darkens_the_frame_and_makes_it_noisier():
+    plain = cube_scene(7, noise=2.0).image
+    dim = cube_scene(7, noise=2.0, exposure=0.35).image
+
+    def grain(image: np.ndarray) -> float:
+        f = image.astype(np.float32)
+        return float((f - cv2.GaussianBlur(f, (0, 0), 2)).std())
+
+    assert float(np.median(dim)) == pytest.approx(0.35 * float(np.median(plain)), abs=4)
+    assert grain(dim) > 1.5 * grain(plain)  # darker, yet noisier in grey levels
+
+
+def test_a_bright_exposure_clips_the_highlights():
+    bright = cube_scene(7, table="laminate", exposure=1.3)
+    assert (_table(bright) == 255).all(axis=1).mean() > 0.8
+    assert (_table(cube_scene(7, table="laminate")) == 255).all(axis=1).mean() < 0.01
+
+
+def test_camera_height_changes_the_dice_size_with_a_pi_cameras_view():
+    low = cube_scene(7, camera_height=350)
+    high = cube_scene(7, camera_height=800)
+    low_size = float(np.median([d.size for d in low.dice]))
+    high_size = float(np.median([d.size for d in high.dice]))
+    assert 40 < low_size < 55 and 18 < high_size < 24
+    assert low_size / high_size == pytest.approx(784 / 334, rel=0.03)  # top faces: 16 mm up
+    camera = cube_scene_camera(7, camera_height=800)
+    assert camera.distance == 800 and 950 < camera.focal < 1100
+
+
+def test_distortion_moves_the_truth_with_the_image():
+    scene = cube_scene(3, markers=True, distortion=-0.12, camera_height=500, holes=0.0)
+    found = detect_markers(scene.image)
+    assert set(found) == set(scene.markers) == {0, 1, 2, 3}
+    for marker, corners in scene.markers.items():
+        assert np.abs(found[marker] - corners).max() < 1.5
+    # The dice are where the truth says, although the lens moved some by most of a die.
+    lens = Distortion.of(-0.12, cube_scene_camera(3, camera_height=500))
+    centres = np.array([(d.x, d.y) for d in scene.dice])
+    moved = np.hypot(*(centres - lens.invert(centres)).T)
+    assert (moved / np.array([d.size for d in scene.dice])).max() > 0.5
+    for die in scene.dice:
+        assert np.abs(np.median(_top(scene, die), axis=0) - ALBEDO[die.color]).max() < 45, die
+
+
+def test_markers_lie_flat_at_the_views_corners_and_are_found():
+    scene = cube_scene(8, markers=True, tilt=10.0, noise=2.0)
+    found = detect_markers(scene.image)
+    assert set(found) == {0, 1, 2, 3}
+    centres = {m: c.mean(axis=0) for m, c in scene.markers.items()}
+    assert centres[0][0] < 640 and centres[0][1] < 360  # top left
+    assert centres[1][0] > 640 and centres[1][1] < 360
+    assert centres[2][0] > 640 and centres[2][1] > 360
+    assert centres[3][0] < 640 and centres[3][1] > 360
+    for marker, corners in scene.markers.items():
+        assert np.abs(found[marker] - corners).max() < 1.5
+    assert cube_scene(8).markers == {}
+
+
+def test_motion_blur_and_jpeg_degrade_the_frame():
+    plain = cube_scene(9, noise=0.0).image
+    assert _sharpness(cube_scene(9, motion_blur=6.0).image) < 0.7 * _sharpness(plain)
+    squeezed = cube_scene(9, jpeg=30).image
+    change = float(np.abs(squeezed.astype(int) - plain.astype(int)).mean())
+    assert 0.3 < change < 6
+
+
+def _hand(seed: int) -> tuple[Scene, Scene, np.ndarray]:
+    """The scene without and with the hand, and where the hand is: pixels much changed, and not
+    merely darkened alike in every channel (the hand's shadow)."""
+    plain = cube_scene(seed, shadows=True)
+    with_hand = cube_scene(seed, shadows=True, edge_object="hand")
+    before, after = plain.image.astype(float), with_hand.image.astype(float)
+    ratio = (after + 1) / (before + 1)
+    shade = (ratio.max(axis=2) < 1.05) & (np.ptp(ratio, axis=2) < 0.25)
+    hand = (np.abs(after - before).max(axis=2) > 40) & ~shade
+    return plain, with_hand, hand
+
+
+def _covered(hand: np.ndarray, die) -> float:
+    r = round(die.size / 2)
+    return float(
+        hand[round(die.y) - r : round(die.y) + r, round(die.x) - r : round(die.x) + r].mean()
+    )
+
+
+def test_a_hand_comes_in_from_one_edge_and_a_die_it_mostly_hides_leaves_the_truth():
+    plain, with_hand, hand = _hand(4)
+    assert hand.mean() > 0.01
+    ys, xs = np.nonzero(hand)
+    assert min(xs.min(), ys.min(), 1279 - xs.max(), 719 - ys.max()) == 0  # it comes from outside
+    assert min(xs.mean(), ys.mean(), 1280 - xs.mean(), 720 - ys.mean()) < 150  # by one edge
+    skin = cv2.cvtColor(with_hand.image, cv2.COLOR_BGR2HSV)[hand]
+    hue = float(np.median(skin[:, 0]))
+    assert hue < 25 or hue > 170  # skin: reddish-orange
+    gone = [
+        d for d in plain.dice if all(abs(d.x - e.x) + abs(d.y - e.y) > 1 for e in with_hand.dice)
+    ]
+    assert len(gone) == 2 and len(with_hand.dice) == len(plain.dice) - 2
+    assert all(_covered(hand, die) > 0.4 for die in gone)  # > 0.5 of the top: dark skin on black
+    assert all(_covered(hand, die) < 0.05 for die in with_hand.dice)
+
+
+def test_a_die_the_hand_partly_hides_stays_in_the_truth_and_is_listed():
+    _, with_hand, hand = _hand(11)
+    assert with_hand.partly_hidden == (7, 10)
+    for i, die in enumerate(with_hand.dice):
+        share = _covered(hand, die)
+        assert (0.02 < share < 0.6) if i in with_hand.partly_hidden else share < 0.05, (i, share)
+
+
+def test_a_dice_cup_stands_at_an_edge_and_no_die_is_under_it():
+    plain = cube_scene(5)
+    cup = cube_scene(5, edge_object="cup")
+    changed = np.abs(cup.image.astype(int) - plain.image.astype(int)).max(axis=2) > 30
+    edges = [
+        changed[:, :4].mean(),
+        changed[:4, :].mean(),
+        changed[:, -4:].mean(),
+        changed[-4:, :].mean(),
+    ]
+    assert max(edges) > 0.1 and sorted(edges)[-2] < 0.05
+    grey = cv2.cvtColor(cup.image, cv2.COLOR_BGR2GRAY)[changed]
+    assert float(np.median(grey)) < 90  # dark plastic or leather
+    for die in cup.dice:
+        assert np.abs(np.median(_top(cup, die), axis=0) - ALBEDO[die.color]).max() < 60, die
+
+
+def test_faded_plastics_are_off_the_reference_colours_and_mixed_has_both():
+    def distances(scene: Scene) -> list[float]:
+        return sorted(
+            float(np.abs(np.median(_top(scene, d), axis=0) - ALBEDO[d.color]).max())
+            for d in scene.dice
+        )
+
+    saturated = distances(cube_scene(7, holes=0.0))
+    faded = distances(cube_scene(7, holes=0.0, plastic="faded"))
+    mixed = distances(cube_scene(7, holes=0.0, plastic="mixed"))
+    assert np.median(saturated) < 15 and np.median(faded) > 25
+    assert mixed[0] < 15 and mixed[-1] > 35
+
+
+def test_glossy_plastic_adds_colourless_highlights():
+    matte = cube_scene(5, finish="matte", light="uneven")
+    glossy = cube_scene(5, finish="glossy", light="uneven")
+    diff = glossy.image.astype(int) - matte.image.astype(int)
+    lit = diff.min(axis=2) > 30  # brighter in every channel: white light
+    assert lit.sum() > 200
+    sat = cv2.cvtColor(glossy.image, cv2.COLOR_BGR2HSV)[..., 1]
+    sat_matte = cv2.cvtColor(matte.image, cv2.COLOR_BGR2HSV)[..., 1]
+    assert float(np.median(sat[lit])) < float(np.median(sat_matte[lit])) - 30
+    # Only on the dice: the table is the same.
+    assert np.array_equal(_table(glossy), _table(matte))
+
+
+@pytest.mark.parametrize("table", WIDE_TABLES)
+def test_each_new_table_has_its_look(table: str):
+    scene = cube_scene(6, table=table, noise=2.0)
+    pixels = _table(scene)
+    b, g, r = np.median(pixels, axis=0)
+    if table == "lacquer":
+        assert max(b, g, r) < 70
+    elif table == "laminate":
+        assert min(b, g, r) > 190
+    elif table == "blue felt":
+        assert b > r + 40
+    elif table == "red felt":
+        assert r > b + 40
+    else:  # cloth and mat: many colours, not one
+        hue = cv2.cvtColor(pixels.reshape(-1, 1, 3).astype(np.uint8), cv2.COLOR_BGR2HSV)
+        assert float(np.std(pixels, axis=0).mean()) > 20 or float(hue[..., 0].std()) > 20
+    assert len(scene.dice) == 16
+
+
+def test_leaning_dice_are_marked_and_their_tilted_top_is_where_the_truth_says():
+    scene = cube_scene(3, leaning=0.3, holes=0.0, camera_height=400)
+    assert 2 <= len(scene.leaning) <= 5
+    sizes = np.array([d.size for d in scene.dice])
+    flat = np.median(np.delete(sizes, scene.leaning))
+    for i in scene.leaning:
+        die = scene.dice[i]
+        assert np.abs(np.median(_top(scene, die), axis=0) - ALBEDO[die.color]).max() < 60, die
+        assert abs(die.size / flat - 1) > 0.01  # the tilted face is not a flat one's
+    assert cube_scene(3).leaning == ()
+
+
+def test_the_colour_check_frame_shows_four_dice_in_order_on_the_same_table():
+    knobs = {"table": "wood", "kelvin": 3000, "plastic": "faded", "shadows": True, "noise": 2.0}
+    scene = cube_scene(12, **knobs)
+    check = color_check_scene(12, **knobs)
+    assert [d.color for d in check.dice] == list(COLORS)  # red, yellow, blue, black
+    xs = [d.x for d in check.dice]
+    assert xs == sorted(xs) and all(b - a > 25 for a, b in itertools.pairwise(xs))
+    assert all(abs(d.y - 360) < 80 and abs(d.x - 640) < 160 for d in check.dice)
+    # Away from both frames' dice, every pixel is the same: one table, light and camera.
+    keep = np.ones((720, 1280), np.uint8)
+    for d in (*scene.dice, *check.dice):
+        cv2.circle(keep, (round(d.x), round(d.y)), round(3 * d.size), 0, -1)
+    assert keep.mean() > 0.3
+    assert np.array_equal(scene.image[keep > 0], check.image[keep > 0])
+    # Same plastics: each check die is the first die of its colour in the scene.
+    for die in check.dice:
+        like = next(d for d in scene.dice if d.color == die.color)
+        got, want = np.median(_top(check, die), axis=0), np.median(_top(scene, like), axis=0)
+        assert np.abs(got - want).max() < 25 or die.color == "black" or die.hole or like.hole
+
+
+def test_wild_check_frames_show_the_four_colours_left_to_right():
+    for seed in (1, 2):
+        check = color_check_scene(seed, **wild_cube_knobs(seed))
+        assert [d.color for d in check.dice] == list(COLORS)
+        assert [d.x for d in check.dice] == sorted(d.x for d in check.dice)
+
+
+def test_bad_wide_knobs_are_refused():
+    for knobs, word in (
+        ({"plastic": "neon"}, "plastic"),
+        ({"finish": "satin"}, "finish"),
+        ({"kelvin": 100.0}, "kelvin"),
+        ({"exposure": 0.0}, "exposure"),
+        ({"camera_height": 50.0}, "camera_height"),
+        ({"jpeg": 0}, "jpeg"),
+        ({"edge_object": "cat"}, "edge_object"),
+        ({"leaning": 2.0}, "leaning"),
+        ({"white_balance": (1.0, 0.0, 1.0)}, "white_balance"),
+        ({"table": "glass"}, "table"),
+    ):
+        with pytest.raises(ValueError, match=word):
+            cube_scene(1, **knobs)
+    assert Counter(d.color for d in cube_scene(1, plastic="mixed").dice) == {c: 4 for c in COLORS}
