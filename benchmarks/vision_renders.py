@@ -45,7 +45,7 @@ from truth import Rendered, load  # noqa: E402
 
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
-from vision.tessons import read_tessons  # noqa: E402
+from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
 BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
@@ -137,7 +137,11 @@ def score(
     return out
 
 
-def row(name: str, outcomes: list[Outcome], cubes: bool) -> str:
+PER_ITEM = ("plastic", "pose")
+"""Conditions of one die, not of the scene: a false reading has none, so no precision."""
+
+
+def row(name: str, outcomes: list[Outcome], cubes: bool, precision: bool = True) -> str:
     truth = [o for o in outcomes if not o.extra]
     found = [o for o in truth if o.found]
     extra = [o for o in outcomes if o.extra]
@@ -151,29 +155,37 @@ def row(name: str, outcomes: list[Outcome], cubes: bool) -> str:
     flagged = sum(o.flagged for o in found) + sum(o.flagged for o in extra)
     silent = sum(o.silent for o in found) + sum(o.silent for o in extra)
     return (
-        f"| {name} | {len(truth)} | {pct(len(found), len(truth))} | {pct(len(found), readings)} "
+        f"| {name} | {len(truth)} | {pct(len(found), len(truth))} "
+        f"| {pct(len(found), readings) if precision else '-'} "
         f"| {pct(sum(o.kind_right for o in found), len(found))} | {second} "
         f"| {pct(flagged, readings)} | {silent} |"
     )
+
+
+def as_the_companion_reads(scene: Rendered) -> tuple[Any, Any, Callable[..., Any]]:
+    """The frame as seen, white-balanced by the markers' paper, and the cube reader with the
+    palette of the scene's colour check (the usual one when the check is refused)."""
+    white = white_from_markers(scene.image, {m.id: m.corners for m in scene.markers})
+    balanced = scene.image if white is None else white.apply(scene.image)
+    reader: Callable[..., Any] = read_cubes
+    if scene.check is not None:
+        try:
+            palette = read_color_check(scene.check.image).palette()
+            reader = functools.partial(read_cubes, palette=palette)
+        except ColorCheckError as exc:
+            print(f"{scene.path.name}: colour check refused: {exc}", file=sys.stderr)
+    return scene.image, balanced, reader
 
 
 def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
     steps: dict[str, list[Outcome]] = defaultdict(list)
     radius = lambda t: t.size / 2  # noqa: E731
     for scene in scenes:
-        white = white_from_markers(scene.image, {m.id: m.corners for m in scene.markers})
-        balanced = scene.image if white is None else white.apply(scene.image)
-        steps["as seen"] += score(scene, list(scene.dice), read_cubes(scene.image), radius)
-        steps["white paper"] += score(scene, list(scene.dice), read_cubes(balanced), radius)
-        reader = read_cubes
-        if scene.check is not None:
-            check_frame = scene.check.image if white is None else white.apply(scene.check.image)
-            try:
-                palette = read_color_check(check_frame).palette()
-                reader = functools.partial(read_cubes, palette=palette)
-            except ColorCheckError as exc:
-                print(f"{scene.path.name}: colour check refused: {exc}", file=sys.stderr)
-        steps["+ colour check"] += score(scene, list(scene.dice), reader(balanced), radius)
+        seen, balanced, reader = as_the_companion_reads(scene)
+        truth = list(scene.dice)
+        steps["as seen"] += score(scene, truth, read_cubes(seen), radius)
+        steps["white paper"] += score(scene, truth, read_cubes(balanced), radius)
+        steps["+ colour check"] += score(scene, truth, reader(balanced), radius)
     return steps
 
 
@@ -186,6 +198,9 @@ def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         truth = list(scene.tessons)
         steps["as seen"] += score(scene, truth, read_tessons(scene.image, scene.seats), radius)
         steps["white paper"] += score(scene, truth, read_tessons(balanced, scene.seats), radius)
+        markers = {m.id: m.corners for m in scene.markers}
+        found = off_the_markers(read_tessons(balanced, scene.seats), markers)
+        steps["+ off the markers' paper"] += score(scene, truth, found, radius)
     return steps
 
 
@@ -208,19 +223,56 @@ def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bo
         print(f"\n{title}, {last}, by {key}\n\n{header.replace(title, key)}\n{line}")
         for value in sorted(groups):
             if value != "-":
-                print(row(value, groups[value], cubes))
+                print(row(value, groups[value], cubes, precision=key not in PER_ITEM))
     print()
+
+
+def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
+    """The ``count`` cube scenes whose dice are most often missed or misread, read as the
+    companion reads them (white paper, colour check), with the truth drawn over: a green ring
+    round each true die found and right, a magenta one round each missed or misread."""
+    import cv2
+
+    from vision.cubes import annotate_cubes
+
+    def worst(scene: Rendered) -> float:
+        outcomes = cube_outcomes([scene])["+ colour check"]
+        truth = [o for o in outcomes if not o.extra]
+        right = sum(o.found and o.kind_right and o.hole_right for o in truth)
+        return right / max(1, len(truth))
+
+    for scene in sorted(scenes, key=worst)[:count]:
+        _, balanced, reader = as_the_companion_reads(scene)
+        found = reader(balanced)
+        picture = annotate_cubes(scene.image, found)
+        for die in scene.dice:
+            if die.visible < 0.5:
+                continue
+            near = [r for r in found if math.hypot(r.x - die.x, r.y - die.y) <= die.size / 2]
+            good = any(r.color == die.color and r.hole == die.hole for r in near)
+            colour = (60, 200, 60) if good else (255, 0, 255)
+            cv2.circle(picture, (round(die.x), round(die.y)), round(0.75 * die.size), colour, 2)
+        name = folder / f"render-{scene.path.stem}.jpg"
+        cv2.imwrite(str(name), picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        print(f"wrote {name}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--by", default=",".join(BY), help="conditions to break down by")
+    parser.add_argument(
+        "--pictures", type=Path, metavar="DIR", help="only draw the worst-read cube scenes"
+    )
+    parser.add_argument("--count", type=int, default=3, help="how many pictures")
     args = parser.parse_args(argv)
     files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
     scenes = [load(p) for p in files]
     cubes = [s for s in scenes if s.kind == "cubes"]
     tessons = [s for s in scenes if s.kind == "tessons"]
+    if args.pictures is not None:
+        write_pictures(cubes, args.pictures, args.count)
+        return 0
     print(
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}; {len(cubes)} cube scenes, {len(tessons)} tesson "

@@ -1,6 +1,7 @@
 """Measure the cube and tesson readers on seeded synthetic scenes, per hard-case family.
 
     python benchmarks/vision_scenes.py [--scenes 40] [--family wood] [--timing 30]
+    python benchmarks/vision_scenes.py --as-companion --family wild --skip-tessons
 
 Each family renders ``--scenes`` seeded 1280x720 frames with ``vision.synthetic`` and compares
 what ``read_cubes`` / ``read_tessons`` report with the exact ground truth: a reading matches
@@ -10,6 +11,8 @@ Prints Markdown tables: recall, precision, colour / hole / side / seat accuracy 
 matched ones, centre error (median and 95th percentile, pixels and share of the die size),
 how many readings were flagged for a person to confirm, and how many were wrong *without*
 being flagged (the silent errors), then the median time of one read per frame.
+``--as-companion`` reads the cubes as the companion does: white-balanced by the markers' paper
+when the scene has markers, with the palette of the table's colour check (``color_check_scene``).
 """
 
 from __future__ import annotations
@@ -30,10 +33,18 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
 from vision.readings import DieReading, TessonReading  # noqa: E402
-from vision.synthetic import Scene, cube_scene, tesson_scene, wild_cube_knobs  # noqa: E402
+from vision.synthetic import (  # noqa: E402
+    Scene,
+    color_check_scene,
+    cube_scene,
+    tesson_scene,
+    wild_cube_knobs,
+)
 from vision.tessons import read_tessons  # noqa: E402
+from vision.white_balance import white_from_markers  # noqa: E402
 
 Knobs = dict[str, Any]
 
@@ -96,8 +107,25 @@ CUBE_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
 """Per family, the knobs of ``cube_scene``, or a function of the seed that gives them."""
 
 
+def _knobs(seed: int, knobs: Knobs | Callable[[int], Knobs]) -> Knobs:
+    return knobs(seed) if callable(knobs) else knobs
+
+
 def _cube_scene(seed: int, knobs: Knobs | Callable[[int], Knobs]) -> Scene:
-    return cube_scene(seed, **(knobs(seed) if callable(knobs) else knobs))
+    return cube_scene(seed, **_knobs(seed, knobs))
+
+
+def read_as_the_companion(seed: int, scene: Scene, knobs: Knobs) -> list[DieReading]:
+    """What the companion reads of a throw: the frame white-balanced by the markers' paper
+    (when the scene has markers) and read with the palette of the table's colour check
+    (``color_check_scene`` of the same seed and knobs; the usual palette if it is refused)."""
+    white = white_from_markers(scene.image, scene.markers) if scene.markers else None
+    frame = scene.image if white is None else white.apply(scene.image)
+    try:
+        palette = read_color_check(color_check_scene(seed, **knobs).image).palette()
+    except ColorCheckError:
+        return read_cubes(frame)
+    return read_cubes(frame, palette=palette)
 
 
 TESSON_FAMILIES: dict[str, dict[str, Any]] = {
@@ -314,6 +342,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-tessons", action="store_true")
     parser.add_argument("--skip-cubes", action="store_true")
     parser.add_argument(
+        "--as-companion",
+        action="store_true",
+        help="cubes white-balanced by the markers' paper and read with the colour check",
+    )
+    parser.add_argument(
         "--images", metavar="DIR", help="only write the annotated doc images into DIR"
     )
     args = parser.parse_args(argv)
@@ -334,7 +367,13 @@ def main(argv: list[str] | None = None) -> int:
             if args.family not in name:
                 continue
             scenes = [_cube_scene(1000 + i, knobs) for i in range(args.scenes)]
-            found = [read_cubes(s.image) for s in scenes]
+            if args.as_companion:
+                found = [
+                    read_as_the_companion(1000 + i, s, _knobs(1000 + i, knobs))
+                    for i, s in enumerate(scenes)
+                ]
+            else:
+                found = [read_cubes(s.image) for s in scenes]
             tally = evaluate_cubes(scenes, found)
             angle = statistics.median(tally.angle_errors or [0.0])
             hole = 100 * tally.right_hole / max(1, tally.matched)

@@ -24,6 +24,7 @@ table (a quarter of the frame's height round its centre) belonging to nobody.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from collections.abc import Mapping, Sequence
@@ -90,10 +91,13 @@ class TessonDesk:
             raise CameraUnavailable(self.table.text("camera.tessons_missing"))
         frame = self._frame(state)
         zones = self._zones(state.players, frame)
-        from vision.tessons import read_tessons
+        from vision.calibration import CalibrationError, detect_markers
+        from vision.tessons import off_the_markers, read_tessons
         from vision.white_balance import balanced
 
         readings = read_tessons(balanced(frame), zones)
+        with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
+            readings = off_the_markers(readings, detect_markers(frame))
         self._keep(frame, readings, zones)
         try:
             sides = tessons_of(readings, seats)

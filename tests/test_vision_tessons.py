@@ -349,3 +349,18 @@ def test_annotation_draws_zones_and_cards_on_a_copy():
     assert np.abs(out.astype(int) - before.astype(int)).sum(axis=2).astype(bool).mean() > 0.005
     angles = SeatMap.by_angles((640.0, 360.0), [0, 120, 240], inner=100)
     assert annotate_tessons(scene.image, read, angles).shape == before.shape
+
+
+def test_the_paper_round_a_marker_is_no_tesson() -> None:
+    from vision.calibration import detect_markers, marker_image
+    from vision.tessons import off_the_markers
+
+    scene = tesson_scene(3, seats=6, noise=2.0)
+    frame = scene.image.copy()
+    paper = marker_image(0, 100)  # a 40 mm marker on its white paper, at 2.5 px/mm
+    frame[20 : 20 + paper.shape[0], 20 : 20 + paper.shape[1]] = paper[..., None]
+    read = read_tessons(frame)
+    assert any(r.x < 160 and r.y < 160 for r in read), "alone, the reader takes the marker"
+    kept = off_the_markers(read, detect_markers(frame))
+    assert kept == [r for r in read if not (r.x < 160 and r.y < 160)]
+    assert len(kept) == len(scene.tessons)

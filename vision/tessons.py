@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,6 +151,28 @@ class _Planes:
     """What differs from the table in colour or brightness, shadows left out (bool)."""
     white_level: float
     """The light-corrected brightness of the frame's whitest things (99th percentile)."""
+
+
+def off_the_markers(
+    readings: list[TessonReading], markers: Mapping[int, np.ndarray]
+) -> list[TessonReading]:
+    """The readings that do not lie on a printed marker's paper: the paper round an ArUco
+    marker (``vision.calibration.detect_markers``: id → its black square's corners) is white
+    card too, and is no tesson."""
+    papers = []
+    for corners in markers.values():
+        centre = corners.mean(axis=0)
+        papers.append((centre + (corners - centre) * PAPER_GROWTH).astype(np.float32))
+    return [
+        r
+        for r in readings
+        if all(cv2.pointPolygonTest(paper, (r.x, r.y), False) < 0 for paper in papers)
+    ]
+
+
+PAPER_GROWTH = 1.6
+"""A marker's paper round its black square, as a factor of the square: the quiet zone is at
+least a module (1/6 of the square) on each side, and cutting leaves a little more."""
 
 
 def _check(image: object) -> np.ndarray:
