@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT / "tools" / "render"))
 from truth import Rendered, load  # noqa: E402
 
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
+from vision.cube_net import read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
@@ -186,6 +187,9 @@ def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         steps["as seen"] += score(scene, truth, read_cubes(seen), radius)
         steps["white paper"] += score(scene, truth, read_cubes(balanced), radius)
         steps["+ colour check"] += score(scene, truth, reader(balanced), radius)
+        steps["learned (cube_net), white paper"] += score(
+            scene, truth, read_cubes_net(balanced), radius
+        )
     return steps
 
 

@@ -1,0 +1,670 @@
+"""Train the learned cube reader shipped as vision/models/cubes.onnx (read by vision/cube_net.py).
+
+NOT part of the runtime: this needs ``pip install torch onnx`` (the companion itself only needs
+OpenCV). Run from the repository's root:
+
+    python tools/train_cubes.py --cache-only            # render the training scenes (cache)
+    python tools/train_cubes.py                         # train → vision/models/cubes.onnx
+    python tools/train_cubes.py --evaluate 200          # held-out figures of the shipped model
+
+Data: generated scenes only (``vision.synthetic``): scene ``seed`` is
+``cube_scene(seed, 8 + seed % 17, **wild_cube_knobs(seed))``, a random real table (table,
+light, colour temperature, white balance, exposure, camera height, lens, blur, JPEG, faded or
+glossy plastics, hands, cups, markers, leaning cubes) with 8-24 cubes. Training uses seeds
+``0 .. --scenes-1`` (all below ``VAL_SEEDS``); the detection threshold is chosen on ``VAL_SEEDS``
+(49,800-49,999, never trained on). Seeds from ``HELD_OUT`` (1,000,000) on are for the honest
+figures only: nothing is trained or tuned on them. Blender renders (``--renders``) are another
+source never trained on. The scenes are rendered once into ``--cache`` (a PNG and a JSON of
+the truth per seed, about 2.7 MB per scene; about 1.7 s per scene on one busy core).
+
+Model (``CubeNet``): CenterNet-style, fully convolutional, stride 4. Input = the image at the
+working scale (``vision.cube_net.WORK_SHORT_SIDE``) rearranged into 4×4 cells (48 channels);
+depthwise-separable blocks at 1/4, 1/8 and 1/16 of the image, a global context (mean of the
+1/16 features through a 1×1 convolution, added everywhere), a top-down merge back to 1/4.
+Output per cell: centre heat map (focal loss), 4 colour logits and a hole logit (cross-entropy
+on the 3×3 cells round each centre), log size, centre offset and (cos 4θ, sin 4θ) of the top
+face's turn (L1; size and offset at the centre cell, the angle on the 3×3 cells).
+
+Samples: ``--crop``² crops (128 px) of the scenes at the working scale ×0.6-1.6 (cubes about
+9-55 px), centred near a cube 60 % of the time (else anywhere; the patterned tables, cloth, mat and
+lacquer, twice as often as the others), any rotation, mirror images half the time,
+and on top of what the generator already varies: white-balance and colour-temperature gains,
+exposure, gamma and contrast, Gaussian or motion blur, noise, JPEG. No channel swaps (the
+colours are the labels). AdamW, one-cycle learning rate, ``--steps`` steps of ``--batch`` crops.
+
+After training the model is exported (ONNX opset 13), loaded back with ``cv2.dnn`` and compared
+with torch (< 1e-3), then the runtime reader (``vision.cube_net.CubeNetReader``) is measured on
+the validation seeds at several detection thresholds with the benchmark's matching
+(``benchmarks/vision_scenes.py``, ``evaluate_cubes``).
+
+Seeds are fixed (torch's CPU kernels may still differ in the last digits between runs).
+``--threads`` (default 1) is torch's CPU threads; ``--workers`` (default 1) processes cut and
+augment the crops beside the training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import itertools
+import json
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from vision_scenes import _match, evaluate_cubes  # noqa: E402
+
+from vision.cube_net import (  # noqa: E402
+    COLORS,
+    OUTPUTS,
+    STRIDE,
+    WORK_SHORT_SIDE,
+    CubeNetReader,
+    working_image,
+)
+from vision.readings import DieReading  # noqa: E402
+from vision.synthetic import Scene, cube_scene, wild_cube_knobs, wild_cube_scene  # noqa: E402
+
+OUT = ROOT / "vision" / "models" / "cubes.onnx"
+CACHE = Path(tempfile.gettempdir()) / "cubes-cache"
+VAL_SEEDS = range(49_800, 50_000)  # threshold chosen here; never trained on
+HELD_OUT = 1_000_000  # seeds from here on: honest figures only, never trained or tuned on
+SCALES = (0.6, 1.6)  # crop scale relative to the working scale
+BUSY_TABLES = ("cloth", "mat", "lacquer")  # patterns and mirror images like cubes: sampled 2×
+NEAR_A_CUBE = 0.6  # share of the crops centred near a cube (the others anywhere)
+MINED_PER_SCENE = 20  # the strongest false detections of a scene kept by the mining
+ON_A_MISTAKE = 0.25  # after the mining, share of the crops centred on a mined false detection
+
+# --- model ------------------------------------------------------------------------------------
+
+
+def cbr(ci: int, co: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
+    pad = d * (k // 2)
+    return nn.Sequential(
+        nn.Conv2d(ci, co, k, s, pad, dilation=d, groups=g, bias=False),
+        nn.BatchNorm2d(co),
+        nn.ReLU(inplace=True),
+    )
+
+
+class Block(nn.Module):
+    """Depthwise 3×3 + pointwise 1×1, residual when the shape allows."""
+
+    def __init__(self, ci: int, co: int, stride: int = 1, dilation: int = 1) -> None:
+        super().__init__()
+        self.dw = cbr(ci, ci, 3, stride, ci, dilation)
+        self.pw = cbr(ci, co, 1)
+        self.res = stride == 1 and ci == co
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.pw(self.dw(x))
+        return x + y if self.res else y
+
+
+class CubeNet(nn.Module):
+    def __init__(self, c4: int = 32, c8: int = 64, c16: int = 128) -> None:
+        super().__init__()
+        self.stem = cbr(48, c4, 1)
+        self.b4 = Block(c4, c4)
+        self.down8 = Block(c4, c8, stride=2)
+        self.b8 = nn.Sequential(*[Block(c8, c8) for _ in range(3)])
+        self.down16 = Block(c8, c16, stride=2)
+        self.b16 = nn.Sequential(*[Block(c16, c16, dilation=1 + i % 2) for i in range(3)])
+        self.context = nn.Conv2d(c16, c16, 1)
+        self.up16 = cbr(c16, c8, 1)
+        self.merge8 = Block(c8, c8)
+        self.up8 = cbr(c8, c4, 1)
+        self.merge4 = Block(c4, c4)
+        self.head = nn.Conv2d(c4, OUTPUTS, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        a = self.b4(self.stem(x))
+        b = self.b8(self.down8(a))
+        c = self.b16(self.down16(b))
+        c = c + torch.relu(self.context(F.adaptive_avg_pool2d(c, 1)))
+        b = self.merge8(b + F.interpolate(self.up16(c), scale_factor=2.0, mode="nearest"))
+        a = self.merge4(a + F.interpolate(self.up8(b), scale_factor=2.0, mode="nearest"))
+        return self.head(a)
+
+
+def space_to_depth(x: torch.Tensor) -> torch.Tensor:
+    """N×3×H×W → N×48×H/4×W/4 with channel = (dy, dx, c), as vision.cube_net.space_to_depth."""
+    n, c, h, w = x.shape
+    x = x.view(n, c, h // 4, 4, w // 4, 4).permute(0, 3, 5, 1, 2, 4)
+    return x.reshape(n, 48, h // 4, w // 4)
+
+
+# --- data -------------------------------------------------------------------------------------
+
+
+def scene_of(seed: int) -> Scene:
+    """Training (and validation) scene ``seed``: a random table with 8-24 cubes."""
+    return cube_scene(seed, 8 + seed % 17, **wild_cube_knobs(seed))
+
+
+def truth_array(dice: tuple[DieReading, ...] | list[DieReading]) -> np.ndarray:
+    """N×6: x, y, size, angle, colour index, hole."""
+    rows = [[d.x, d.y, d.size, d.angle, COLORS.index(d.color or ""), float(bool(d.hole))]
+            for d in dice]  # fmt: skip
+    return np.array(rows, np.float32).reshape(-1, 6)
+
+
+def _render(args: tuple[Path, int]) -> None:
+    cache, seed = args
+    js = cache / f"{seed:06d}.json"
+    if js.exists():
+        return
+    knobs = wild_cube_knobs(seed)
+    scene = scene_of(seed)
+    png = cache / f"{seed:06d}.tmp.png"
+    cv2.imwrite(str(png), scene.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    os.replace(png, cache / f"{seed:06d}.png")
+    dice = [[d.x, d.y, d.size, d.angle, COLORS.index(d.color or ""), int(bool(d.hole))]
+            for d in scene.dice]  # fmt: skip
+    tmp = js.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"seed": seed, "dice": dice, "knobs": knobs,
+                               "leaning": list(scene.leaning),
+                               "partly_hidden": list(scene.partly_hidden)}))  # fmt: skip
+    os.replace(tmp, js)
+
+
+def build_cache(cache: Path, seeds: range, workers: int) -> None:
+    cache.mkdir(parents=True, exist_ok=True)
+    todo = [(cache, s) for s in seeds if not (cache / f"{s:06d}.json").exists()]
+    print(f"cache {cache}: {len(seeds) - len(todo)} scenes there, rendering {len(todo)}")
+    t0 = time.time()
+    with multiprocessing.Pool(workers) as pool:
+        for i, _ in enumerate(pool.imap_unordered(_render, todo, chunksize=4), 1):
+            if i % 100 == 0:
+                print(f"  {i}/{len(todo)} ({time.time() - t0:.0f} s)", flush=True)
+
+
+Frame = tuple[np.ndarray, np.ndarray, float]  # image, truth (truth_array), sampling weight
+Mistakes = list[tuple[int, float, float]]  # false detections: frame index, x, y (frame pixels)
+
+
+def load_cache(cache: Path, seeds: range) -> list[Frame]:
+    frames = []
+    for seed in seeds:
+        js = cache / f"{seed:06d}.json"
+        if not js.exists():
+            continue
+        data = json.loads(js.read_text())
+        dice = np.array(data["dice"], np.float32).reshape(-1, 6)
+        image = cv2.imread(str(cache / f"{seed:06d}.png"))
+        frames.append((image, dice, 2.0 if data["knobs"]["table"] in BUSY_TABLES else 1.0))
+    return frames
+
+
+class Sampler:
+    def __init__(
+        self, frames: list[Frame], seed: int, crop: int, mistakes: Mistakes | None = None
+    ) -> None:
+        self.frames = frames
+        self.mistakes = mistakes or []
+        weights = np.array([w for _, _, w in frames])
+        self.p = weights / weights.sum()
+        self.rng = np.random.default_rng(seed)
+        self.crop = crop
+
+    def sample(self) -> tuple[np.ndarray, np.ndarray]:
+        rng, crop = self.rng, self.crop
+        mistake = None
+        if self.mistakes and rng.random() < ON_A_MISTAKE:
+            mistake = self.mistakes[rng.integers(len(self.mistakes))]
+            image, dice, _ = self.frames[mistake[0]]
+        else:
+            image, dice, _ = self.frames[rng.choice(len(self.frames), p=self.p)]
+        base = WORK_SHORT_SIDE / min(image.shape[:2])
+        k = base * math.exp(rng.uniform(math.log(SCALES[0]), math.log(SCALES[1])))
+        if len(dice):
+            typical = float(np.median(dice[:, 2])) * k
+            k *= min(1.0, 55.0 / typical) * max(1.0, 9.0 / typical)
+        if mistake is not None:
+            cx, cy = np.array(mistake[1:]) + rng.normal(0, 0.1 * crop / k, 2)
+        elif len(dice) and rng.random() < NEAR_A_CUBE:
+            cx, cy = dice[rng.integers(len(dice)), :2] + rng.normal(0, 0.2 * crop / k, 2)
+        else:
+            cx, cy = rng.uniform(0, image.shape[1]), rng.uniform(0, image.shape[0])
+        turn = float(rng.uniform(0, 360))
+        m = cv2.getRotationMatrix2D((float(cx), float(cy)), turn, k)
+        m[:, 2] += (crop / 2 - cx, crop / 2 - cy)
+        flip = rng.random() < 0.5
+        if flip:
+            m[0] = -m[0]
+            m[0, 2] += crop - 1
+        out = cv2.warpAffine(
+            image, m, (crop, crop), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        labels = []
+        if len(dice):
+            xy = dice[:, :2] @ m[:, :2].T + m[:, 2]
+            for (x, y), (_, _, s, a, c, h) in zip(xy, dice, strict=True):
+                if 0 <= x < crop and 0 <= y < crop:
+                    angle = (a - turn) % 90.0
+                    if flip:
+                        angle = -angle % 90.0
+                    labels.append((x, y, s * k, angle, c, h))
+        return self.colour(out), np.array(labels, np.float32).reshape(-1, 6)
+
+    def colour(self, crop: np.ndarray) -> np.ndarray:
+        """Light, camera and compression on top of the generator's (no channel swaps)."""
+        rng = self.rng
+        x = crop.astype(np.float32)
+        warm = rng.uniform(-0.12, 0.12)
+        gains = np.exp(rng.normal(0, 0.05, 3)) * (1 - warm, 1.0, 1 + warm)
+        x = x * (gains * math.exp(rng.uniform(math.log(0.7), math.log(1.4)))).astype(np.float32)
+        mean = float(x.mean())
+        x = (x - mean) * rng.uniform(0.8, 1.2) + mean
+        if rng.random() < 0.3:
+            x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.8, 1.25)
+        u = rng.random()
+        if u < 0.25:
+            x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
+        elif u < 0.4:
+            length = int(rng.integers(2, 6))
+            kernel = np.zeros((length, length), np.float32)
+            kernel[length // 2] = 1.0 / length
+            rot = cv2.getRotationMatrix2D(
+                ((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1
+            )
+            kernel = cv2.warpAffine(kernel, rot, (length, length))
+            x = cv2.filter2D(x, -1, kernel / max(kernel.sum(), 1e-6))
+        if rng.random() < 0.5:
+            x += rng.normal(0, rng.uniform(1, 6), x.shape).astype(np.float32)
+        x8 = np.clip(x, 0, 255).astype(np.uint8)
+        if rng.random() < 0.4:
+            _, buf = cv2.imencode(".jpg", x8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+            x8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        return x8
+
+
+def targets(dice: np.ndarray, crop: int) -> tuple[np.ndarray, ...]:
+    """heat (g×g), colour class (g×g, -100 = none), hole (g×g), its mask, regression (5×g×g:
+    log size, x/y offset at the centre cell), its mask, angle (2×g×g on the 3×3 cells)."""
+    g = crop // STRIDE
+    heat = np.zeros((g, g), np.float32)
+    cls = np.full((g, g), -100, np.int64)
+    hole = np.zeros((g, g), np.float32)
+    near = np.zeros((g, g), np.float32)
+    reg = np.zeros((3, g, g), np.float32)
+    reg_mask = np.zeros((g, g), np.float32)
+    turn = np.zeros((2, g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x, y, s, a, c, h in sorted(dice.tolist(), key=lambda d: -d[2]):
+        gx, gy = x / STRIDE, y / STRIDE
+        ix, iy = int(gx), int(gy)
+        sigma = max(0.6, 0.15 * s / STRIDE)
+        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma * sigma)))
+        box = np.s_[max(0, iy - 1) : iy + 2, max(0, ix - 1) : ix + 2]
+        cls[box] = int(c)
+        hole[box] = h
+        near[box] = 1.0
+        t = math.radians(4 * a)
+        turn[0][box], turn[1][box] = math.cos(t), math.sin(t)
+        reg[:, iy, ix] = (math.log(s / STRIDE), gx - ix, gy - iy)
+        reg_mask[iy, ix] = 1.0
+    return heat, cls, hole, near, reg, reg_mask, turn
+
+
+class Crops(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
+    """Endless batches of augmented crops and their targets (one sampler per worker)."""
+
+    def __init__(
+        self, frames: list[Frame], seed: int, batch: int, crop: int, mistakes: Mistakes
+    ) -> None:
+        self.frames, self.seed, self.batch, self.crop = frames, seed, batch, crop
+        self.mistakes = mistakes
+
+    def __iter__(self) -> Iterator[tuple[torch.Tensor, ...]]:
+        info = torch.utils.data.get_worker_info()
+        seed = self.seed + 1000 * (info.id if info else 0)
+        sampler = Sampler(self.frames, seed, self.crop, self.mistakes)
+        cv2.setNumThreads(1)
+        while True:
+            images, parts = [], []
+            for _ in range(self.batch):
+                img, dice = sampler.sample()
+                images.append(img)
+                parts.append(targets(dice, self.crop))
+            x = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0
+            yield (space_to_depth(x.contiguous()),
+                   *(torch.from_numpy(np.stack(p)) for p in zip(*parts, strict=True)))  # fmt: skip
+
+
+def loss_fn(out: torch.Tensor, heat, cls, hole, near, reg, reg_mask, turn) -> torch.Tensor:
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    focal = -(
+        pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p**2 * torch.log(1 - p)
+    ).sum() / pos.sum().clamp(min=1)
+    n_near = near.sum().clamp(min=1)
+    colour = F.cross_entropy(out[:, 1:5], cls, ignore_index=-100, label_smoothing=0.02,
+                             reduction="sum") / n_near  # fmt: skip
+    holes = (F.binary_cross_entropy_with_logits(out[:, 5], hole, reduction="none") * near).sum()
+    size_off = (F.l1_loss(out[:, 6:9], reg, reduction="none").sum(1) * reg_mask).sum()
+    angle = (F.l1_loss(out[:, 9:11], turn, reduction="none").sum(1) * near).sum()
+    return (
+        focal
+        + colour
+        + holes / n_near
+        + size_off / reg_mask.sum().clamp(min=1)
+        + 0.5 * angle / n_near
+    )
+
+
+# --- training, export, evaluation --------------------------------------------------------------
+
+
+def train(frames: list[Frame], args: argparse.Namespace) -> CubeNet:
+    """``--steps`` steps; at each share of them in ``--mine-at``, the model's false detections
+    on ``--mine`` training scenes are mined and a share of the later crops is centred on them
+    (patterned cloth, mirror images on a glossy table, a marker's squares, shadows)."""
+    torch.manual_seed(args.seed)
+    model = CubeNet()
+    print(f"CubeNet: {sum(p.numel() for p in model.parameters()):,} weights")
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, args.lr, total_steps=args.steps, pct_start=0.05
+    )
+    bounds = [round(f * args.steps) for f in (args.mine_at if args.mine else [])]
+    bounds = [0, *bounds, args.steps]
+    mistakes: Mistakes = []
+    t0 = time.time()
+    for round_, (first, last) in enumerate(itertools.pairwise(bounds)):
+        if round_:
+            mistakes += mine(model, frames, args.mine, offset=round_ - 1)
+        _fit(model, opt, sched, frames, mistakes, args, range(first + 1, last + 1), t0)
+    return model.eval()
+
+
+def _fit(
+    model: CubeNet,
+    opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LRScheduler,
+    frames: list[Frame],
+    mistakes: Mistakes,
+    args: argparse.Namespace,
+    steps: range,
+    t0: float,
+) -> None:
+    data = torch.utils.data.DataLoader(
+        Crops(frames, args.seed + steps.start, args.batch, args.crop, mistakes),
+        batch_size=None,
+        num_workers=args.workers,
+        prefetch_factor=4 if args.workers else None,
+    )
+    model.train()
+    running = 0.0
+    for step, (x, *tg) in zip(steps, data, strict=False):
+        loss = loss_fn(model(x), *tg)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        running = 0.98 * running + 0.02 * loss.item() if step > steps.start else loss.item()
+        if step % 200 == 0 or step == args.steps:
+            print(f"  step {step}/{args.steps} loss {running:.3f} ({time.time() - t0:.0f} s)",
+                  flush=True)  # fmt: skip
+
+
+def mine(model: CubeNet, frames: list[Frame], count: int, offset: int = 0) -> Mistakes:
+    """The model's detections (heat peak > 0.3, decoded as ``vision.cube_net`` does) on
+    ``count`` training scenes, evenly spread (from the ``offset``-th), that are not within
+    half a cube of a true one:
+    the strongest ``MINED_PER_SCENE`` of each scene."""
+    model.eval()
+    out: Mistakes = []
+    t0 = time.time()
+    every = max(1, len(frames) // count)
+    for index in range(offset % every, len(frames), every)[:count]:
+        image, dice, _ = frames[index]
+        work, scale = working_image(image)
+        x = torch.from_numpy(work).permute(2, 0, 1)[None].float() / 255.0
+        with torch.no_grad():
+            res = model(space_to_depth(x.contiguous()))[0].numpy()
+        heat = 1.0 / (1.0 + np.exp(-res[0]))
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > 0.3)
+        ys, xs = np.nonzero(peaks)
+        order = np.argsort(-heat[ys, xs])
+        found = 0
+        for cy, cx in zip(ys[order], xs[order], strict=True):
+            if found == MINED_PER_SCENE:
+                break
+            xf = (cx + res[7, cy, cx]) * STRIDE
+            yf = (cy + res[8, cy, cx]) * STRIDE
+            xf, yf = (xf + 0.5) / scale - 0.5, (yf + 0.5) / scale - 0.5
+            if not (0 <= xf < image.shape[1] and 0 <= yf < image.shape[0]):
+                continue
+            if any(math.hypot(xf - d[0], yf - d[1]) < d[2] / 2 for d in dice):
+                continue
+            out.append((int(index), float(xf), float(yf)))
+            found += 1
+    print(f"  mined {len(out)} false detections on {count} training scenes "
+          f"({time.time() - t0:.0f} s)", flush=True)  # fmt: skip
+    model.train()
+    return out
+
+
+def export(model: CubeNet, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model,
+        (torch.zeros(1, 48, 64, 64),),
+        str(path),
+        opset_version=13,
+        dynamo=False,
+        input_names=["cells"],
+        output_names=["out"],
+        dynamic_axes={"cells": {2: "h", 3: "w"}, "out": {2: "h", 3: "w"}},
+    )
+    x = torch.rand(1, 48, 136, 240)  # a 960×544 working image
+    net = cv2.dnn.readNetFromONNX(str(path))
+    net.setInput(x.numpy())
+    got = np.asarray(net.forward())
+    with torch.no_grad():
+        want = model(x).numpy()
+    err = float(np.abs(got - want).max())
+    print(f"  exported {path} ({path.stat().st_size / 1024:.0f} KiB), cv2.dnn vs torch: {err:.1e}")
+    assert err < 1e-3, err
+
+
+THRESHOLDS = (0.2, 0.3, 0.4, 0.5)
+
+
+def figures(truths: list[list[DieReading]], found: list[list[DieReading]]) -> dict[str, float]:
+    """The benchmark's figures (``evaluate_cubes``) plus size errors, for one reader."""
+    scenes = [Scene(image=np.zeros((1, 1, 3), np.uint8), dice=tuple(t)) for t in truths]
+    tally = evaluate_cubes(scenes, found)
+    sizes = [
+        abs(r.size - t.size) / t.size
+        for truth, read in zip(truths, found, strict=True)
+        for t, r, _ in _match(truth, read, lambda t: t.size / 2)
+    ]
+    m = max(1, tally.matched)
+    errors = sorted(tally.errors) or [0.0]
+    sizes = sorted(sizes) or [0.0]
+    return {
+        "dice": tally.truth,
+        "recall": tally.matched / max(1, tally.truth),
+        "precision": tally.matched / max(1, tally.found),
+        "colour": tally.right_kind / m,
+        "hole": tally.right_hole / m,
+        "flagged": tally.flagged / max(1, tally.found),
+        "silent": tally.silent,
+        "centre_median": statistics.median(errors),
+        "centre_p95": errors[int(0.95 * (len(errors) - 1))],
+        "size_median": statistics.median(sizes),
+        "size_p95": sizes[int(0.95 * (len(sizes) - 1))],
+        "angle_median": statistics.median(tally.angle_errors or [0.0]),
+    }
+
+
+HEADER = (
+    "| reader | dice | recall | precision | colour | hole | flagged | silent errors "
+    "| centre err median / p95 | size err median / p95 | angle err median |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|"
+)
+
+
+def row(name: str, f: dict[str, float]) -> str:
+    return (
+        f"| {name} | {f['dice']} | {100 * f['recall']:.1f}% | {100 * f['precision']:.1f}% "
+        f"| {100 * f['colour']:.1f}% | {100 * f['hole']:.1f}% | {100 * f['flagged']:.1f}% "
+        f"| {f['silent']} | {f['centre_median']:.2f} / {f['centre_p95']:.2f} px "
+        f"| {100 * f['size_median']:.1f}% / {100 * f['size_p95']:.1f}% "
+        f"| {f['angle_median']:.1f}° |"
+    )
+
+
+def sweep(model: Path, frames: list[tuple[np.ndarray, list[DieReading]]], title: str) -> None:
+    """The runtime reader at each detection threshold in THRESHOLDS."""
+    reader = CubeNetReader(model, detect_at=min(THRESHOLDS))
+    everything = []
+    for image, _ in frames:
+        readings = reader.read(image)
+        everything.append(list(zip(readings, reader.last_heat, strict=True)))
+    print(f"\n{title}\n{HEADER}")
+    truths = [t for _, t in frames]
+    for threshold in THRESHOLDS:
+        found = [[r for r, h in pairs if h > threshold] for pairs in everything]
+        print(row(f"cube_net, detect at {threshold}", figures(truths, found)), flush=True)
+
+
+def timed(read: Any, images: list[np.ndarray]) -> tuple[list[list[DieReading]], float]:
+    found, times = [], []
+    for image in images:
+        start = time.perf_counter()
+        found.append(read(image))
+        times.append(1000 * (time.perf_counter() - start))
+    return found, statistics.median(times)
+
+
+def compare(
+    model: Path | None, frames: list[tuple[np.ndarray, list[DieReading]]], title: str
+) -> None:
+    """The learned reader and the hand-tuned one (``vision.cubes.read_cubes``) on the same
+    frames: figures and median time per frame."""
+    from vision.cubes import read_cubes
+
+    reader = CubeNetReader(model)
+    images = [image for image, _ in frames]
+    truths = [t for _, t in frames]
+    reader.read(images[0])
+    net_found, net_ms = timed(reader.read, images)
+    cubes_found, cubes_ms = timed(read_cubes, images)
+    print(f"\n{title}\n{HEADER[:-4]}| median ms per frame |\n{HEADER.splitlines()[1]}---|")
+    print(row("read_cubes_net", figures(truths, net_found)) + f" {net_ms:.1f} ms |")
+    print(row("read_cubes", figures(truths, cubes_found)) + f" {cubes_ms:.1f} ms |", flush=True)
+
+
+def held_out(n: int) -> list[tuple[np.ndarray, list[DieReading]]]:
+    out = []
+    for seed in range(HELD_OUT, HELD_OUT + n):
+        scene = wild_cube_scene(seed)
+        out.append((scene.image, list(scene.dice)))
+    return out
+
+
+def renders(folders: list[Path]) -> list[tuple[np.ndarray, list[DieReading]]]:
+    """Blender renders with their truth (``tools/render/truth.py``), cubes scenes only."""
+    sys.path.insert(0, str(ROOT / "tools" / "render"))
+    from truth import load  # type: ignore[import-not-found]
+
+    out = []
+    for folder in folders:
+        for path in sorted(glob.glob(str(folder / "**" / "*.json"), recursive=True)):
+            try:
+                rendered = load(path)
+            except Exception as exc:  # not a render's truth (or a tessons one): say and skip
+                print(f"  skipped {path}: {exc}")
+                continue
+            if rendered.dice and rendered.image is not None:
+                out.append((rendered.image, list(rendered.dice)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", type=Path, default=CACHE, help="rendered training scenes")
+    ap.add_argument("--scenes", type=int, default=2400, help="training seeds 0..N-1")
+    ap.add_argument("--cache-only", action="store_true", help="render the cache, then stop")
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--weights", type=Path, help="also save torch's weights (state_dict) here")
+    ap.add_argument("--steps", type=int, default=4500)
+    ap.add_argument("--batch", type=int, default=24)
+    ap.add_argument("--crop", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=4e-3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--mine", type=int, default=300, help="scenes mined for false detections")
+    ap.add_argument("--mine-at", type=float, nargs="*", default=[0.35, 0.65],
+                    help="when to mine, as shares of the steps")  # fmt: skip
+    ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
+    ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
+    ap.add_argument("--val", type=int, default=60, help="validation scenes for the sweep")
+    ap.add_argument("--evaluate", type=int, metavar="N", help="only: N held-out wild scenes")
+    ap.add_argument("--renders", type=Path, nargs="*", help="with --evaluate: render folders")
+    ap.add_argument("--model", type=Path, help="with --evaluate: this model, not the shipped one")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    assert args.scenes <= VAL_SEEDS.start
+
+    if args.evaluate is not None:
+        if args.evaluate:
+            frames = held_out(args.evaluate)
+            compare(
+                args.model, frames, f"held-out wild scenes: seeds {HELD_OUT:,}+ ({len(frames)})"
+            )
+        if args.renders:
+            frames = renders(args.renders)
+            if frames:
+                compare(args.model, frames, f"Blender renders ({len(frames)})")
+            else:
+                print("no cube renders found in", *args.renders)
+        return 0
+
+    val = range(VAL_SEEDS.start, VAL_SEEDS.start + args.val)
+    build_cache(args.cache, range(args.scenes), args.workers + 1)
+    build_cache(args.cache, val, args.workers + 1)
+    if args.cache_only:
+        return 0
+    t0 = time.time()
+    frames = load_cache(args.cache, range(args.scenes))
+    print(f"{len(frames)} training scenes, {sum(len(d) for _, d, _ in frames)} cubes "
+          f"({time.time() - t0:.0f} s to load)")  # fmt: skip
+    model = train(frames, args)
+    if args.weights:
+        torch.save(model.state_dict(), args.weights)
+    export(model, args.out)
+    del frames
+    val_frames = []
+    for seed in val:
+        image = cv2.imread(str(args.cache / f"{seed:06d}.png"))
+        dice = json.loads((args.cache / f"{seed:06d}.json").read_text())["dice"]
+        truth = [DieReading(x, y, s, a, 1.0, color=COLORS[int(c)], hole=bool(h))
+                 for x, y, s, a, c, h in dice]  # fmt: skip
+        val_frames.append((image, truth))
+    sweep(args.out, val_frames, f"validation seeds {val.start:,}-{val.stop - 1:,} (tuning only)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

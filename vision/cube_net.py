@@ -1,0 +1,207 @@
+"""Read Oraklos cubes with a small learned detector: the same readings as ``vision.cubes``, from
+a network trained on thousands of random generated tables instead of hand-tuned thresholds.
+
+Method (OpenCV only at runtime: ``cv2.dnn`` runs the ONNX model; trained by
+``tools/train_cubes.py``, see ``vision/models/README.md`` and docs/vision/generalization.md;
+experimental: measured beside ``vision.cubes``, not yet the companion's reader):
+
+1. **Working scale.** The frame is resized (bilinear, area when shrinking a lot) so that its
+   short side is ``WORK_SHORT_SIDE`` px, and padded (edge pixels repeated) to a multiple of 16.
+   Like the generated scenes it was trained on, the table is expected to fill the frame: a cube
+   is then about 15-35 px wide at the working scale (20-45 px in a 1280×720 frame); training
+   covered about 9-55 px.
+2. **Network** (``models/cubes.onnx``, about 117 k weights). The image is rearranged into 4×4
+   pixel cells (space-to-depth: 48 channels at 1/4 of the size); depthwise-separable blocks at
+   1/4, 1/8 and 1/16 of the size, a global context (the mean of the 1/16 features, added back
+   everywhere: the light's colour, the table), and a top-down merge back to 1/4 give per cell,
+   CenterNet-style: a cube-centre heat map, 4 colour logits (red, yellow, blue, black), a hole
+   logit, the log of the top face's size, a sub-cell offset of its centre, and its turn as
+   (cos 4θ, sin 4θ) (a square looks the same every 90°).
+3. **Peaks.** Cells that are the maximum of their 3×3 neighbourhood with a heat above
+   ``DETECT_AT`` are candidates; a weaker one closer than half a cube to a stronger one is
+   dropped (non-maximum suppression).
+4. **Reading.** Colour and hole are read from the heat-weighted mean of the logits over the 3×3
+   cells round the peak (trained on those cells); size, offset and angle at the peak.
+5. **Confidence** = the lowest of the heat peak, the colour's probability and the hole's (or
+   no-hole's) probability. Below ``CONFIRM_BELOW`` the cube is flagged for a person: a faint
+   detection, a colour between two classes, a half-seen hole are asked, not guessed.
+
+``palette`` (``vision.cubes.Palette``, a table's colour check) is accepted for a drop-in
+replacement of ``read_cubes`` and ignored: the network learned the plastics and lights itself.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from vision.readings import CONFIRM_BELOW, DieReading, UnreadableFrame
+
+if TYPE_CHECKING:
+    from vision.cubes import Palette
+
+__all__ = ["COLORS", "CONFIRM_BELOW", "CubeNetReader", "read_cubes_net"]
+
+COLORS = ("red", "yellow", "blue", "black")
+WORK_SHORT_SIDE = 544  # the frame's short side at the working scale, px
+STRIDE = 4  # the network's output cell, px of the working image
+PAD = 16  # the working image's sides are multiples of this (two halvings of the cells)
+OUTPUTS = 11  # heat, 4 colour logits, hole, log size, x/y offset, cos 4θ, sin 4θ
+DETECT_AT = 0.3  # heat-map peak above which a cube is reported
+SURE_AT = 0.5  # heat-map peak from which a detection is sure enough not to be flagged
+
+
+def _check(image: object) -> np.ndarray:
+    """The same checks as ``vision.cubes.read_cubes``."""
+    if not isinstance(image, np.ndarray):
+        raise UnreadableFrame(f"not an image: {type(image).__name__}")
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise UnreadableFrame(f"need a colour (BGR) frame, got an array of shape {image.shape}")
+    if image.dtype != np.uint8:
+        raise UnreadableFrame(f"need 8-bit pixels, got {image.dtype}")
+    if image.shape[0] < 64 or image.shape[1] < 64:
+        raise UnreadableFrame(f"frame too small: {image.shape[1]}x{image.shape[0]}")
+    return np.ascontiguousarray(image)
+
+
+def space_to_depth(work: np.ndarray) -> np.ndarray:
+    """H×W×3 uint8 (H, W multiples of 4) → 1×48×H/4×W/4 float32 in 0..1, channel = (dy, dx, c)
+    of the pixel in its 4×4 cell. ``tools/train_cubes.py`` does the same in torch."""
+    h, w = work.shape[:2]
+    cells = work.reshape(h // 4, 4, w // 4, 4, 3).transpose(1, 3, 4, 0, 2)
+    return cells.reshape(1, 48, h // 4, w // 4).astype(np.float32) * np.float32(1 / 255)
+
+
+def working_image(image: np.ndarray, short_side: int = WORK_SHORT_SIDE) -> tuple[np.ndarray, float]:
+    """The frame at the working scale, padded to multiples of ``PAD``, and that scale."""
+    h, w = image.shape[:2]
+    scale = short_side / min(h, w)
+    ww, wh = max(PAD, round(w * scale)), max(PAD, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
+    work = cv2.resize(image, (ww, wh), interpolation=interp)
+    work = cv2.copyMakeBorder(work, 0, -wh % PAD, 0, -ww % PAD, cv2.BORDER_REPLICATE)
+    return work, scale
+
+
+def detection_confidence(peak: float) -> float:
+    """The heat-map peak mapped so that ``SURE_AT`` is ``CONFIRM_BELOW`` (piecewise linear,
+    0 → 0 and 1 → 1): a peak below it is flagged."""
+    if peak < SURE_AT:
+        return CONFIRM_BELOW * peak / SURE_AT
+    return CONFIRM_BELOW + (1.0 - CONFIRM_BELOW) * (peak - SURE_AT) / (1.0 - SURE_AT)
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
+    return out
+
+
+class CubeNetReader:
+    """The reader with its model (the shipped one unless a path is given), detection threshold
+    and working scale; ``read_cubes_net`` uses one shared default instance."""
+
+    def __init__(
+        self,
+        model: str | Path | None = None,
+        detect_at: float = DETECT_AT,
+        short_side: int = WORK_SHORT_SIDE,
+    ) -> None:
+        self.net = _load(model)
+        self.detect_at = detect_at
+        self.short_side = short_side
+        self.last_heat: list[float] = []  # heat-map peak of each reading of the last frame
+
+    def raw(self, work: np.ndarray) -> np.ndarray:
+        """Network output (OUTPUTS×H/4×W/4) for a working image whose sides are multiples of 16."""
+        self.net.setInput(space_to_depth(work))
+        out: np.ndarray = np.asarray(self.net.forward())[0]
+        return out
+
+    def read(
+        self, image: np.ndarray, *, min_size: float = 12.0, max_size: float = 160.0
+    ) -> list[DieReading]:
+        img = _check(image)
+        work, scale = working_image(img, self.short_side)
+        out = self.raw(work)
+        heat = _sigmoid(out[0])
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.detect_at)
+        ys, xs = np.nonzero(peaks)
+        gh, gw = heat.shape
+        kept: list[tuple[float, float, float, float, int, int]] = []
+        for i in np.argsort(-heat[ys, xs]):
+            cy, cx = int(ys[i]), int(xs[i])
+            size = float(np.exp(out[6, cy, cx])) * STRIDE
+            x = (cx + float(out[7, cy, cx])) * STRIDE
+            y = (cy + float(out[8, cy, cx])) * STRIDE
+            if any(math.hypot(x - k[0], y - k[1]) < 0.5 * max(size, k[2]) for k in kept):
+                continue
+            kept.append((x, y, size, float(heat[cy, cx]), cy, cx))
+        found: list[tuple[DieReading, float]] = []
+        for xw, yw, sw, peak, cy, cx in kept:
+            x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
+            if not min_size <= size <= max_size:
+                continue
+            if not (0 <= x < img.shape[1] and 0 <= y < img.shape[0]):
+                continue  # in the padding
+            y0, y1, x0, x1 = max(0, cy - 1), min(gh, cy + 2), max(0, cx - 1), min(gw, cx + 2)
+            weight = heat[y0:y1, x0:x1]
+            logits = (out[1:6, y0:y1, x0:x1] * weight).sum(axis=(1, 2)) / weight.sum()
+            colours = np.exp(logits[:4] - logits[:4].max())
+            colours /= colours.sum()
+            best = int(np.argmax(colours))
+            p_hole = float(_sigmoid(logits[4]))
+            hole = p_hole >= 0.5
+            turn = math.degrees(math.atan2(float(out[10, cy, cx]), float(out[9, cy, cx]))) / 4
+            confidence = min(
+                detection_confidence(peak), float(colours[best]), max(p_hole, 1.0 - p_hole)
+            )
+            reading = DieReading(
+                x=float(x),
+                y=float(y),
+                size=float(size),
+                angle=float(turn % 90.0) % 90.0,
+                confidence=float(np.clip(confidence, 0.0, 1.0)),
+                color=COLORS[best],
+                hole=bool(hole),
+            )
+            found.append((reading, peak))
+        found.sort(key=lambda f: (round(f[0].y), f[0].x))
+        self.last_heat = [peak for _, peak in found]
+        return [reading for reading, _ in found]
+
+
+def _load(path: str | Path | None) -> cv2.dnn.Net:
+    if path is not None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    with resources.as_file(resources.files("vision") / "models" / "cubes.onnx") as p:
+        return cv2.dnn.readNetFromONNX(str(p))
+
+
+@lru_cache(maxsize=1)
+def _default_reader() -> CubeNetReader:
+    return CubeNetReader()
+
+
+def read_cubes_net(
+    image: np.ndarray,
+    *,
+    palette: Palette | None = None,
+    min_size: float = 12.0,
+    max_size: float = 160.0,
+) -> list[DieReading]:
+    """Every cube on the frame, as ``vision.cubes.read_cubes`` reports them: centre, size and
+    angle (0..90°) of the top face in the frame's pixels, ``color`` red/yellow/blue/black,
+    ``hole`` whether it shows, confidence 0..1 (flagged below ``CONFIRM_BELOW``); sorted top to
+    bottom, then left to right. ``palette`` is ignored (the network learned the plastics).
+
+    Raises :class:`UnreadableFrame` for anything that is not an 8-bit BGR frame of 64×64 or more.
+    """
+    del palette
+    img = _check(image)
+    return _default_reader().read(img, min_size=min_size, max_size=max_size)
