@@ -37,7 +37,7 @@ from vision.calibration import (
     raster,
     write_sheet,
 )
-from vision.cubes import Palette, _check
+from vision.cubes import Palette, check_frame
 from vision.white_balance import white_from_markers
 
 ORDER = ("red", "yellow", "blue", "black")
@@ -215,7 +215,7 @@ def read_color_check(image: np.ndarray) -> ColorCheck:
     """The colour check in one frame (white-balanced first, as the throws are); raises
     ``ColorCheckError`` saying what to do when the card or a cube is not seen, or a cube is not
     of its box's colour."""
-    image = _check(image)
+    image = check_frame(image)
     try:
         markers = detect_markers(image)
     except CalibrationError as exc:

@@ -41,7 +41,8 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
-from vision.readings import CONFIRM_BELOW, DieReading, UnreadableFrame
+from vision.cubes import check_frame
+from vision.readings import CONFIRM_BELOW, DieReading
 
 if TYPE_CHECKING:
     from vision.cubes import Palette
@@ -59,15 +60,7 @@ SURE_AT = 0.5  # heat-map peak from which a detection is sure enough not to be f
 
 def _check(image: object) -> np.ndarray:
     """The same checks as ``vision.cubes.read_cubes``."""
-    if not isinstance(image, np.ndarray):
-        raise UnreadableFrame(f"not an image: {type(image).__name__}")
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise UnreadableFrame(f"need a colour (BGR) frame, got an array of shape {image.shape}")
-    if image.dtype != np.uint8:
-        raise UnreadableFrame(f"need 8-bit pixels, got {image.dtype}")
-    if image.shape[0] < 64 or image.shape[1] < 64:
-        raise UnreadableFrame(f"frame too small: {image.shape[1]}x{image.shape[0]}")
-    return np.ascontiguousarray(image)
+    return np.ascontiguousarray(check_frame(image))
 
 
 def space_to_depth(work: np.ndarray) -> np.ndarray:

@@ -41,7 +41,9 @@ DRAW = {
 }
 
 
-def _check(image: object) -> np.ndarray:
+def check_frame(image: object) -> np.ndarray:
+    """The frame, if a reader can read it: an 8-bit colour (BGR) image of at least 64×64;
+    else ``UnreadableFrame`` saying what is wrong."""
     if not isinstance(image, np.ndarray):
         raise UnreadableFrame(f"not an image: {type(image).__name__}")
     if image.ndim != 3 or image.shape[2] != 3:
@@ -188,7 +190,7 @@ def read_cubes(
 ) -> list[DieReading]:
     """Every cube on the frame, sorted top to bottom then left to right (pixels), its colour
     one of ``palette``'s (the usual plastics, or those of the table's colour check)."""
-    image = _check(image)
+    image = check_frame(image)
     p = planes(image)
     classes = _classes(p, palette)
     kernel = np.ones((3, 3), np.uint8)

@@ -944,38 +944,53 @@ def paint_papers(canvas: np.ndarray, view: View, papers: Sequence[Paper], scale:
     side_px, mm = _texture_mm(view, scale)
     for paper in papers:
         quiet_px = max(1, round(paper.quiet / mm))
-        grey = marker_image(paper.marker, side_px, quiet_px).astype(np.float32) / 255
-        ink, white = np.array(paper.ink, np.float32), np.array(paper.white, np.float32)
-        texture = ink + (white - ink) * grey[..., None]
-        c, s = math.cos(math.radians(paper.turn)), math.sin(math.radians(paper.turn))
-        o = paper.origin
-        to_table = np.array(
-            [
-                [c * mm, -s * mm, o[0] + (c - s) * 0.5 * mm],
-                [s * mm, c * mm, o[1] + (s + c) * 0.5 * mm],
-                [0, 0, 1],
-            ]
-        )
-        box = _roi(view.project(np.c_[paper.outline(), np.zeros(4)]) * scale, canvas.shape)
-        if box is None:
-            continue
-        x0, y0, x1, y1 = box
-        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-        to_roi = shift @ np.diag([scale, scale, 1.0]) @ view.table_homography() @ to_table
-        size = (x1 - x0, y1 - y0)
-        warped = cv2.warpPerspective(
-            texture, to_roi, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT
-        )
-        cover = cv2.warpPerspective(
-            np.ones(grey.shape, np.float32),
-            to_roi,
-            size,
-            flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-        )
-        roi = canvas[y0:y1, x0:x1]
-        roi *= (1 - cover)[..., None]
-        roi += warped
+        grey = marker_image(paper.marker, side_px, quiet_px)
+        _paint_print(canvas, view, grey, mm, paper, paper.outline(), scale)
+
+
+class _Printed(Protocol):
+    origin: tuple[float, float]
+    turn: float
+    white: Colour
+    ink: Colour
+
+
+def _paint_print(
+    canvas: np.ndarray,
+    view: View,
+    grey: np.ndarray,
+    mm: float,
+    sheet: _Printed,
+    outline: np.ndarray,
+    scale: int,
+) -> None:
+    """A printed grey image (0 ink, 255 paper; a pixel ``mm`` millimetres wide) lying flat at
+    ``sheet``'s origin and turn, in its paper's and ink's colours, warped into the canvas."""
+    shade = grey.astype(np.float32) / 255
+    ink, white = np.array(sheet.ink, np.float32), np.array(sheet.white, np.float32)
+    texture = ink + (white - ink) * shade[..., None]
+    c, s = math.cos(math.radians(sheet.turn)), math.sin(math.radians(sheet.turn))
+    o = sheet.origin
+    to_table = np.array(
+        [
+            [c * mm, -s * mm, o[0] + (c - s) * 0.5 * mm],
+            [s * mm, c * mm, o[1] + (s + c) * 0.5 * mm],
+            [0, 0, 1],
+        ]
+    )
+    box = _roi(view.project(np.c_[outline, np.zeros(4)]) * scale, canvas.shape)
+    if box is None:
+        return
+    x0, y0, x1, y1 = box
+    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+    to_roi = shift @ np.diag([scale, scale, 1.0]) @ view.table_homography() @ to_table
+    size = (x1 - x0, y1 - y0)
+    flags = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_CONSTANT}
+    warped = cv2.warpPerspective(texture, to_roi, size, **flags)
+    cover = cv2.warpPerspective(np.ones(shade.shape, np.float32), to_roi, size, **flags)
+    roi = canvas[y0:y1, x0:x1]
+    roi *= (1 - cover)[..., None]
+    roi += warped
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1251,29 +1266,4 @@ def place_check_card(rng: np.random.Generator) -> CheckCard:
 def paint_check_card(canvas: np.ndarray, view: View, card: CheckCard, scale: int) -> None:
     """The card, printed sharp, warped onto the table in the canvas."""
     _, mm = _texture_mm(view, scale)
-    grey = card_image(1 / mm).astype(np.float32) / 255
-    ink, white = np.array(card.ink, np.float32), np.array(card.white, np.float32)
-    texture = ink + (white - ink) * grey[..., None]
-    c, s = math.cos(math.radians(card.turn)), math.sin(math.radians(card.turn))
-    o = card.origin
-    to_table = np.array(
-        [
-            [c * mm, -s * mm, o[0] + (c - s) * 0.5 * mm],
-            [s * mm, c * mm, o[1] + (s + c) * 0.5 * mm],
-            [0, 0, 1],
-        ]
-    )
-    box = _roi(view.project(np.c_[card.outline(), np.zeros(4)]) * scale, canvas.shape)
-    if box is None:
-        return
-    x0, y0, x1, y1 = box
-    shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-    to_roi = shift @ np.diag([scale, scale, 1.0]) @ view.table_homography() @ to_table
-    size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(texture, to_roi, size, flags=cv2.INTER_LINEAR)
-    cover = cv2.warpPerspective(
-        np.ones(grey.shape, np.float32), to_roi, size, flags=cv2.INTER_LINEAR
-    )
-    roi = canvas[y0:y1, x0:x1]
-    roi *= (1 - cover)[..., None]
-    roi += warped
+    _paint_print(canvas, view, card_image(1 / mm), mm, card, card.outline(), scale)

@@ -45,7 +45,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.readings import CONFIRM_BELOW, TessonReading, UnreadableFrame
+from vision.cubes import check_frame
+from vision.readings import CONFIRM_BELOW, TessonReading
 from vision.seats import SeatMap
 
 WHITE, BLACK = 1, 2
@@ -71,7 +72,7 @@ def read_tessons(
     ``edge_margin`` pixels of a zone's edge, or with less than ``ZONE_SHARE`` of its area in
     the zone of its centre, is flagged.
     """
-    image = _check(image)
+    image = check_frame(image)
     scale = 2 if min(image.shape[:2]) >= 360 else 1
     p = _planes(image, scale)
     kernel = np.ones((3, 3), np.uint8)
@@ -173,18 +174,6 @@ def off_the_markers(
 PAPER_GROWTH = 1.6
 """A marker's paper round its black square, as a factor of the square: the quiet zone is at
 least a module (1/6 of the square) on each side, and cutting leaves a little more."""
-
-
-def _check(image: object) -> np.ndarray:
-    if not isinstance(image, np.ndarray):
-        raise UnreadableFrame(f"not an image: {type(image).__name__}")
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise UnreadableFrame(f"need a colour (BGR) frame, got an array of shape {image.shape}")
-    if image.dtype != np.uint8:
-        raise UnreadableFrame(f"need 8-bit pixels, got {image.dtype}")
-    if image.shape[0] < 64 or image.shape[1] < 64:
-        raise UnreadableFrame(f"frame too small: {image.shape[1]}x{image.shape[0]}")
-    return image
 
 
 def _table(image: np.ndarray) -> np.ndarray:
