@@ -108,11 +108,14 @@ def test_a_larger_frame_of_the_same_view_reads_the_same(
     image = cv2.resize(scenes[2].image, (1920, 1080), interpolation=cv2.INTER_LINEAR)
     big = read_cubes_net(image)
     small = readings[2]
-    assert len(big) == len(small)
+    assert abs(len(big) - len(small)) <= 1
     for r in small:
+        if r.flagged:
+            continue
         twin = min(big, key=lambda b: math.hypot(b.x / 1.5 - r.x, b.y / 1.5 - r.y))
         assert math.hypot(twin.x / 1.5 - r.x, twin.y / 1.5 - r.y) < 0.15 * r.size
-        assert (twin.color, twin.hole) == (r.color, r.hole) or r.flagged or twin.flagged
+        assert abs(twin.size / 1.5 - r.size) < 0.15 * r.size
+        assert (twin.color, twin.hole) == (r.color, r.hole) or twin.flagged
 
 
 def test_an_empty_table_reads_no_sure_cube() -> None:

@@ -22,9 +22,11 @@ experimental: measured beside ``vision.cubes``, not yet the companion's reader):
    dropped (non-maximum suppression).
 4. **Reading.** Colour and hole are read from the heat-weighted mean of the logits over the 3×3
    cells round the peak (trained on those cells); size, offset and angle at the peak.
-5. **Confidence** = the lowest of the heat peak, the colour's probability and the hole's (or
-   no-hole's) probability. Below ``CONFIRM_BELOW`` the cube is flagged for a person: a faint
-   detection, a colour between two classes, a half-seen hole are asked, not guessed.
+5. **Confidence** = the lowest of the heat peak (mapped so that ``SURE_AT`` is
+   ``CONFIRM_BELOW``), the colour's probability and the hole's (or no-hole's) probability.
+   Below ``CONFIRM_BELOW`` the cube is flagged for a person: a faint detection, a colour
+   between two classes, a half-seen hole are asked, not guessed. ``DETECT_AT`` and
+   ``SURE_AT`` were chosen on validation scenes (``tools/train_cubes.py --tune``).
 
 ``palette`` (``vision.cubes.Palette``, a table's colour check) is accepted for a drop-in
 replacement of ``read_cubes`` and ignored: the network learned the plastics and lights itself.
@@ -54,8 +56,8 @@ WORK_SHORT_SIDE = 544  # the frame's short side at the working scale, px
 STRIDE = 4  # the network's output cell, px of the working image
 PAD = 16  # the working image's sides are multiples of this (two halvings of the cells)
 OUTPUTS = 11  # heat, 4 colour logits, hole, log size, x/y offset, cos 4θ, sin 4θ
-DETECT_AT = 0.3  # heat-map peak above which a cube is reported
-SURE_AT = 0.5  # heat-map peak from which a detection is sure enough not to be flagged
+DETECT_AT = 0.4  # heat-map peak above which a cube is reported
+SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
 
 
 def _check(image: object) -> np.ndarray:
@@ -82,12 +84,12 @@ def working_image(image: np.ndarray, short_side: int = WORK_SHORT_SIDE) -> tuple
     return work, scale
 
 
-def detection_confidence(peak: float) -> float:
-    """The heat-map peak mapped so that ``SURE_AT`` is ``CONFIRM_BELOW`` (piecewise linear,
+def detection_confidence(peak: float, sure_at: float = SURE_AT) -> float:
+    """The heat-map peak mapped so that ``sure_at`` is ``CONFIRM_BELOW`` (piecewise linear,
     0 → 0 and 1 → 1): a peak below it is flagged."""
-    if peak < SURE_AT:
-        return CONFIRM_BELOW * peak / SURE_AT
-    return CONFIRM_BELOW + (1.0 - CONFIRM_BELOW) * (peak - SURE_AT) / (1.0 - SURE_AT)
+    if peak < sure_at:
+        return CONFIRM_BELOW * peak / sure_at
+    return CONFIRM_BELOW + (1.0 - CONFIRM_BELOW) * (peak - sure_at) / (1.0 - sure_at)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -108,7 +110,10 @@ class CubeNetReader:
         self.net = _load(model)
         self.detect_at = detect_at
         self.short_side = short_side
-        self.last_heat: list[float] = []  # heat-map peak of each reading of the last frame
+        # of each reading of the last frame: the heat-map peak, and the lower of the colour's
+        # and the hole's probabilities (for tools/train_cubes.py's choice of the thresholds)
+        self.last_heat: list[float] = []
+        self.last_class_confidence: list[float] = []
 
     def raw(self, work: np.ndarray) -> np.ndarray:
         """Network output (OUTPUTS×H/4×W/4) for a working image whose sides are multiples of 16."""
@@ -135,7 +140,7 @@ class CubeNetReader:
             if any(math.hypot(x - k[0], y - k[1]) < 0.5 * max(size, k[2]) for k in kept):
                 continue
             kept.append((x, y, size, float(heat[cy, cx]), cy, cx))
-        found: list[tuple[DieReading, float]] = []
+        found: list[tuple[DieReading, float, float]] = []
         for xw, yw, sw, peak, cy, cx in kept:
             x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
             if not min_size <= size <= max_size:
@@ -151,9 +156,8 @@ class CubeNetReader:
             p_hole = float(_sigmoid(logits[4]))
             hole = p_hole >= 0.5
             turn = math.degrees(math.atan2(float(out[10, cy, cx]), float(out[9, cy, cx]))) / 4
-            confidence = min(
-                detection_confidence(peak), float(colours[best]), max(p_hole, 1.0 - p_hole)
-            )
+            sure_of_class = min(float(colours[best]), max(p_hole, 1.0 - p_hole))
+            confidence = min(detection_confidence(peak), sure_of_class)
             reading = DieReading(
                 x=float(x),
                 y=float(y),
@@ -163,10 +167,11 @@ class CubeNetReader:
                 color=COLORS[best],
                 hole=bool(hole),
             )
-            found.append((reading, peak))
+            found.append((reading, peak, sure_of_class))
         found.sort(key=lambda f: (round(f[0].y), f[0].x))
-        self.last_heat = [peak for _, peak in found]
-        return [reading for reading, _ in found]
+        self.last_heat = [peak for _, peak, _ in found]
+        self.last_class_confidence = [sure for _, _, sure in found]
+        return [reading for reading, _, _ in found]
 
 
 def _load(path: str | Path | None) -> cv2.dnn.Net:
