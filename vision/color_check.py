@@ -27,6 +27,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.json_file import read_json
 from vision.calibration import (
     CHECK_MARKER,
     MODULES,
@@ -134,14 +135,7 @@ class ColorCheck:
 
     @staticmethod
     def load(path: Path | str) -> ColorCheck:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ColorCheckError(f"cannot read the colour check {path}: {exc}") from exc
-        try:
-            return ColorCheck.from_json(text)
-        except json.JSONDecodeError as exc:
-            raise ColorCheckError(f"{path} is not JSON: {exc}") from exc
+        return ColorCheck.from_json(read_json(Path(path), ColorCheckError))
 
 
 ASK = (
