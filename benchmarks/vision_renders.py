@@ -7,12 +7,14 @@ Each folder holds renders of ``tools/render/render_scenes.py`` (docs/vision/rend
 image and a JSON of its ground truth. The readers run as the companion runs them, in three
 steps so that each step's worth shows:
 
-- **as seen**: ``read_cubes`` on the frame as the camera gave it;
-- **white paper**: the frame white-balanced by the markers' paper first
+- **hand-tuned, as seen**: ``vision.cubes.read_cubes`` on the frame as the camera gave it;
+- **hand-tuned, white paper**: the frame white-balanced by the markers' paper first
   (``vision.white_balance.balanced``: what ``ThrowCamera`` does);
-- **+ colour check**: and read with the palette learnt from the scene's colour-check frame (four
-  cubes laid red, yellow, blue, black under the same light: ``vision.color_check``), balanced
-  by the same paper.
+- **hand-tuned, + colour check**: and read with the palette learnt from the scene's colour-check
+  frame (four cubes laid red, yellow, blue, black under the same light:
+  ``vision.color_check``), balanced by the same paper (``[camera] cubes = "hand-tuned"``);
+- **learned, white paper**: ``vision.cube_net.read_cubes_net`` on the balanced frame: the
+  companion's default reader, as it reads. The conditions and ``--pictures`` are of this step.
 
 Tessons are read with the scene's seat map, white-balanced as the tesson desk does.
 
@@ -49,6 +51,7 @@ from vision.cubes import read_cubes  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
+LEARNED = "learned, white paper (the companion's)"
 BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
 
 
@@ -184,12 +187,10 @@ def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
     for scene in scenes:
         seen, balanced, reader = as_the_companion_reads(scene)
         truth = list(scene.dice)
-        steps["as seen"] += score(scene, truth, read_cubes(seen), radius)
-        steps["white paper"] += score(scene, truth, read_cubes(balanced), radius)
-        steps["+ colour check"] += score(scene, truth, reader(balanced), radius)
-        steps["learned (cube_net), white paper"] += score(
-            scene, truth, read_cubes_net(balanced), radius
-        )
+        steps["hand-tuned, as seen"] += score(scene, truth, read_cubes(seen), radius)
+        steps["hand-tuned, white paper"] += score(scene, truth, read_cubes(balanced), radius)
+        steps["hand-tuned, + colour check"] += score(scene, truth, reader(balanced), radius)
+        steps[LEARNED] += score(scene, truth, read_cubes_net(balanced), radius)
     return steps
 
 
@@ -233,21 +234,21 @@ def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bo
 
 def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
     """The ``count`` cube scenes whose dice are most often missed or misread, read as the
-    companion reads them (white paper, colour check), with the truth drawn over: a green ring
-    round each true die found and right, a magenta one round each missed or misread."""
+    companion reads them (white paper, the learned reader), with the truth drawn over: a green
+    ring round each true die found and right, a magenta one round each missed or misread."""
     import cv2
 
     from vision.cubes import annotate_cubes
 
     def worst(scene: Rendered) -> float:
-        outcomes = cube_outcomes([scene])["+ colour check"]
+        outcomes = cube_outcomes([scene])[LEARNED]
         truth = [o for o in outcomes if not o.extra]
         right = sum(o.found and o.kind_right and o.hole_right for o in truth)
         return right / max(1, len(truth))
 
     for scene in sorted(scenes, key=worst)[:count]:
-        _, balanced, reader = as_the_companion_reads(scene)
-        found = reader(balanced)
+        _, balanced, _ = as_the_companion_reads(scene)
+        found = read_cubes_net(balanced)
         picture = annotate_cubes(scene.image, found)
         for die in scene.dice:
             if die.visible < 0.5:

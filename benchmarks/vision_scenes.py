@@ -2,6 +2,7 @@
 
     python benchmarks/vision_scenes.py [--scenes 40] [--family wood] [--timing 30]
     python benchmarks/vision_scenes.py --as-companion --family wild --skip-tessons
+    python benchmarks/vision_scenes.py --as-companion --learned --skip-tessons --scenes 10
 
 Each family renders ``--scenes`` seeded 1280x720 frames with ``vision.synthetic`` and compares
 what ``read_cubes`` / ``read_tessons`` report with the exact ground truth: a reading matches
@@ -11,8 +12,11 @@ Prints Markdown tables: recall, precision, colour / hole / side / seat accuracy 
 matched ones, centre error (median and 95th percentile, pixels and share of the die size),
 how many readings were flagged for a person to confirm, and how many were wrong *without*
 being flagged (the silent errors), then the median time of one read per frame.
-``--as-companion`` reads the cubes as the companion does: white-balanced by the markers' paper
-when the scene has markers, with the palette of the table's colour check (``color_check_scene``).
+``--as-companion`` reads the cubes white-balanced by the markers' paper when the scene has
+markers, with the palette of the table's colour check (``color_check_scene``); ``--learned``
+reads them with the learned reader (``vision.cube_net``, the companion's default; with
+``--as-companion`` on the balanced frame, as the companion reads). The learned reader's training
+scenes are seeds 0-2,399 of ``wild_cube_knobs``, these families' are seeds 1,000+ of other knobs.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
+from vision.cube_net import read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
 from vision.readings import DieReading, TessonReading  # noqa: E402
 from vision.synthetic import (  # noqa: E402
@@ -115,12 +120,17 @@ def _cube_scene(seed: int, knobs: Knobs | Callable[[int], Knobs]) -> Scene:
     return cube_scene(seed, **_knobs(seed, knobs))
 
 
-def read_as_the_companion(seed: int, scene: Scene, knobs: Knobs) -> list[DieReading]:
+def read_as_the_companion(
+    seed: int, scene: Scene, knobs: Knobs, learned: bool = False
+) -> list[DieReading]:
     """What the companion reads of a throw: the frame white-balanced by the markers' paper
-    (when the scene has markers) and read with the palette of the table's colour check
-    (``color_check_scene`` of the same seed and knobs; the usual palette if it is refused)."""
+    (when the scene has markers), read by the learned reader, or by the hand-tuned one with the
+    palette of the table's colour check (``color_check_scene`` of the same seed and knobs; the
+    usual palette if it is refused)."""
     white = white_from_markers(scene.image, scene.markers) if scene.markers else None
     frame = scene.image if white is None else white.apply(scene.image)
+    if learned:
+        return read_cubes_net(frame)
     try:
         palette = read_color_check(color_check_scene(seed, **knobs).image).palette()
     except ColorCheckError:
@@ -347,6 +357,11 @@ def main(argv: list[str] | None = None) -> int:
         help="cubes white-balanced by the markers' paper and read with the colour check",
     )
     parser.add_argument(
+        "--learned",
+        action="store_true",
+        help="cubes read by the learned reader (vision.cube_net), the companion's default",
+    )
+    parser.add_argument(
         "--images", metavar="DIR", help="only write the annotated doc images into DIR"
     )
     args = parser.parse_args(argv)
@@ -369,11 +384,12 @@ def main(argv: list[str] | None = None) -> int:
             scenes = [_cube_scene(1000 + i, knobs) for i in range(args.scenes)]
             if args.as_companion:
                 found = [
-                    read_as_the_companion(1000 + i, s, _knobs(1000 + i, knobs))
+                    read_as_the_companion(1000 + i, s, _knobs(1000 + i, knobs), args.learned)
                     for i, s in enumerate(scenes)
                 ]
             else:
-                found = [read_cubes(s.image) for s in scenes]
+                read = read_cubes_net if args.learned else read_cubes
+                found = [read(s.image) for s in scenes]
             tally = evaluate_cubes(scenes, found)
             angle = statistics.median(tally.angle_errors or [0.0])
             hole = 100 * tally.right_hole / max(1, tally.matched)
@@ -401,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
         read_cubes(cube.image)
         read_tessons(tesson.image, tesson.seats)
         cube_ms = _median_ms(lambda: read_cubes(cube.image), args.timing)
+        read_cubes_net(cube.image)
+        net_ms = _median_ms(lambda: read_cubes_net(cube.image), args.timing)
         tesson_ms = _median_ms(lambda: read_tessons(tesson.image, tesson.seats), args.timing)
         cards = tesson_scene(7, 12, printed=1.0, sleeves=0.3, strays=2, dice=4, noise=2.0)
         read_tessons(cards.image, cards.seats)
@@ -408,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
         print("| reader | median per 1280x720 frame |")
         print("|---|---|")
         print(f"| read_cubes (16 cubes) | {cube_ms:.1f} ms |")
+        print(f"| read_cubes_net (16 cubes) | {net_ms:.1f} ms |")
         print(f"| read_tessons (6 seats) | {tesson_ms:.1f} ms |")
         print(f"| read_tessons (12 printed cards, 2 strays, 4 cubes) | {cards_ms:.1f} ms |")
     return 0

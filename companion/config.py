@@ -32,6 +32,7 @@ LANGUAGES = ("en", "fr")
 GPIO_PINS = range(2, 28)
 DEFAULT_DATA_DIR = Path("~/.local/share/tabletop-companion").expanduser()
 CAMERA_KEYWORDS = ("auto", "picamera")
+CUBE_READERS = ("learned", "hand-tuned")
 CAMERA_SIZES = range(160, 4097)
 SETTLE_FRAMES = range(1, 301)
 PIN_LENGTHS = range(4, 13)
@@ -57,6 +58,7 @@ SCHEMA: dict[str, Any] = {
         "height": int,
         "calibration": str,
         "colors": str,
+        "cubes": str,
         "settle_frames": int,
     },
     "host": {"pin": str, "secure_cookies": bool},
@@ -79,7 +81,9 @@ class CameraConfig:
     """``[camera]``: where frames come from, their size, the table calibration, and how many
     still frames make a settled throw. ``source`` is "auto", "picamera", "device:N",
     "generated[:SEED]" (the simulated camera) or a path (made absolute, relative to the config
-    file). ``colors``: the table's cube colours from ``companion vision colors``."""
+    file). ``colors``: the table's cube colours from ``companion vision colors``. ``cubes``: the
+    Oraklos cube reader, "learned" (``vision.cube_net``) or "hand-tuned" (``vision.cubes``, the
+    one that uses ``colors``)."""
 
     source: str = "auto"
     width: int = 1280
@@ -87,6 +91,7 @@ class CameraConfig:
     calibration: Path | None = None
     settle_frames: int = 8
     colors: Path | None = None
+    cubes: str = "learned"
 
 
 @dataclass(frozen=True)
@@ -316,7 +321,13 @@ def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> Cam
         raise where.error(("camera", "settle_frames"), "settle_frames must be 1 to 300 frames")
     calibration = _file_key(table, "calibration", "companion vision calibrate", base, where)
     colors = _file_key(table, "colors", "companion vision colors", base, where)
-    return CameraConfig(source, sizes["width"], sizes["height"], calibration, settle, colors)
+    cubes = table.get("cubes", "learned")
+    if cubes not in CUBE_READERS:
+        raise where.error(
+            ("camera", "cubes"),
+            'the cube reader is "learned" (the default) or "hand-tuned" (reads with `colors`)',
+        )
+    return CameraConfig(source, sizes["width"], sizes["height"], calibration, settle, colors, cubes)
 
 
 def _file_key(

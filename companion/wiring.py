@@ -225,12 +225,21 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
 
 
 def cube_reader(cam: Any) -> Any:
-    """The Oraklos cube reader, with the table's own colours when a colour check was taken."""
+    """The Oraklos cube reader: the learned one, or the hand-tuned one, which reads with the
+    table's own colours when a colour check was taken."""
     import functools
 
     from vision.color_check import ColorCheck, ColorCheckError
+    from vision.cube_net import read_cubes_net
     from vision.cubes import read_cubes
 
+    if cam.cubes == "learned":
+        if cam.colors is not None:
+            log.warning(
+                "camera: colors is read by the hand-tuned cube reader only (cubes = "
+                '"hand-tuned"); the learned reader learned the plastics itself'
+            )
+        return read_cubes_net
     if cam.colors is None:
         return read_cubes
     try:

@@ -366,3 +366,48 @@ def test_with_a_live_camera_the_throw_is_read_by_itself_once_the_dice_are_still(
     assert len(table.running.state.table) == 16
     assert table.snapshot()["picture"] is not None
     assert [a["kind"] for a in journal.actions(table.running.entry.id)] == ["throw"]
+
+
+class StillFrame(FrameSource):
+    """A camera over dice that lie still: the same frame every time."""
+
+    def __init__(self, frame: Any) -> None:
+        self.frame = frame
+
+    def read(self) -> Any:
+        return self.frame.copy()
+
+
+def test_a_reading_that_disagrees_with_the_cup_tells_nothing_of_who_put_which_dice(
+    tmp_path: Path,
+) -> None:
+    """The camera sees five red dice where the cup held four: the reading is flagged against the
+    cup's colours, which the throw makes public, never against what each seat put in. Twin
+    games whose seats filled the cup differently (the same dice in all) show and say the same
+    throw, the same doubts and the same mismatch; only the supplies differ, as the rules make
+    them public at the throw."""
+    colors = ["red"] * 5 + ["yellow"] * 3 + ["blue"] * 4 + ["black"] * 4
+    frame = cube_scene(5, colors=colors, noise=2.0).image
+    shown = []
+    twins = {"a": (Pool(2, 2, 1, 1), Pool(1, 1, 2, 2)), "b": (Pool(1, 1, 2, 2), Pool(2, 2, 1, 1))}
+    for name, fills in twins.items():
+        journal = Journal(tmp_path / f"{name}.sqlite3")
+        voice = Voice()
+        table = Table(journal, voice, seats=5)
+        published: list[dict[str, Any]] = []
+        desk = ThrowDesk(table, ThrowCamera(StillFrame(frame), None, live=False))
+        table.new_game("oraklos", {"players": 2}, NAMES[:2], "en", seed=6)
+        table.subscribe(published.append)
+        for seat, fill in enumerate(fills):
+            table.submit(FillCup.of(seat, fill))
+        desk.read_now()
+        desk.close()
+        snaps = [*published, table.snapshot()]
+        for snap in snaps:
+            if snap["state"] is not None:
+                snap["state"].pop("supplies")
+        shown.append((snaps, voice.said))
+    assert shown[0] == shown[1]
+    state = shown[0][0][-1]["state"]
+    assert state["mismatch"] != [], "the reading disagrees with the cup"
+    assert any(die["flagged"] for die in state["table"] if die["color"] == "red")

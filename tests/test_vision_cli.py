@@ -50,18 +50,35 @@ def half_mm_calibration(path: Path) -> Path:
 # --- dice ------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("reader", "module", "function"),
+    [("learned", "cube_net", "read_cubes_net"), ("hand-tuned", "cubes", "read_cubes")],
+)
 def test_dice_json_lists_every_reading_in_pixels(
-    capsys: pytest.CaptureFixture[str], cubes_photo: Path
+    capsys: pytest.CaptureFixture[str], cubes_photo: Path, reader: str, module: str, function: str
 ) -> None:
-    from vision.cubes import read_cubes
+    import importlib
 
-    status, out, _ = run_vision(capsys, "dice", cubes_photo, "--kind", "cubes", "--json")
+    read = getattr(importlib.import_module(f"vision.{module}"), function)
+    args = ("dice", cubes_photo, "--kind", "cubes", "--json")
+    status, out, _ = run_vision(
+        capsys, *args, *(["--reader", reader] if reader != "learned" else [])
+    )
     assert status == 0
     data = json.loads(out)
-    expected = [r.to_json() for r in read_cubes(cv2.imread(str(cubes_photo)))]
+    expected = [r.to_json() for r in read(cv2.imread(str(cubes_photo)))]
     assert data == {"units": "px", "dice": expected}
-    assert expected, "the synthetic throw shows cubes"
+    assert len(expected) == 8, "the synthetic throw shows 8 cubes"
     assert set(data["dice"][0]) >= {"x", "y", "size", "angle", "color", "hole", "confidence"}
+
+
+def test_the_colour_check_is_for_the_hand_tuned_reader(
+    capsys: pytest.CaptureFixture[str], cubes_photo: Path, tmp_path: Path
+) -> None:
+    args = ("dice", cubes_photo, "--kind", "cubes", "--colors", tmp_path / "colors.json")
+    status, out, err = run_vision(capsys, *args)
+    assert status == 2 and out == ""
+    assert "add --reader hand-tuned" in err
 
 
 def test_dice_with_a_calibration_are_in_millimetres(
@@ -122,13 +139,13 @@ def vision_oraklos(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tup
 def test_for_referee_names_the_dice_to_confirm_on_stderr(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    import vision.cubes
+    import vision.cube_net
 
     unsure = [
         DieReading(10, 20, 30, 0, confidence=0.95, color="red", hole=False),
         DieReading(50, 60, 30, 10, confidence=0.3, color="blue", hole=True),
     ]
-    monkeypatch.setattr(vision.cubes, "read_cubes", lambda image: unsure)
+    monkeypatch.setattr(vision.cube_net, "read_cubes_net", lambda image: unsure)
     photo = tmp_path / "p.png"
     cv2.imwrite(str(photo), np.zeros((100, 100, 3), np.uint8))
     status, out, err = run_vision(capsys, "dice", photo, "--kind", "cubes", "--for-referee")

@@ -19,6 +19,7 @@ from companion.wiring import cube_reader
 from vision import synthetic
 from vision.calibration import CHECK_MARKER, detect_markers
 from vision.color_check import ColorCheck, ColorCheckError, check_card, read_color_check
+from vision.cube_net import read_cubes_net
 from vision.cubes import DEFAULT_PALETTE, read_cubes
 from vision.synthetic import color_check_scene, cube_scene
 from vision.white_balance import white_from_markers
@@ -128,14 +129,19 @@ def test_a_check_is_saved_and_loaded_and_a_damaged_one_says_what_is_wrong(
         ColorCheck.load(path)
 
 
-def test_the_companion_reads_with_the_checked_colours_or_the_usual_ones(tmp_path: Path) -> None:
+def test_the_companion_reads_with_the_checked_colours_or_the_usual_ones(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "colors.json"
     read_color_check(color_check_scene(40, **WARM_FADED).image).save(path)
-    reader = cube_reader(CameraConfig(colors=path))
+    reader = cube_reader(CameraConfig(colors=path, cubes="hand-tuned"))
     assert reader.keywords["palette"] != DEFAULT_PALETTE  # type: ignore[attr-defined]
-    assert cube_reader(CameraConfig()) is read_cubes
+    assert cube_reader(CameraConfig(cubes="hand-tuned")) is read_cubes
     path.write_text("not a check")
-    assert cube_reader(CameraConfig(colors=path)) is read_cubes  # said in the log, game goes on
+    assert cube_reader(CameraConfig(colors=path, cubes="hand-tuned")) is read_cubes  # logged
+    assert cube_reader(CameraConfig()) is read_cubes_net  # the learned reader by default
+    assert cube_reader(CameraConfig(colors=path)) is read_cubes_net
+    assert "colors is read by the hand-tuned cube reader only" in caplog.text
 
 
 def test_the_command_line_prints_the_card_learns_the_colours_and_reads_with_them(
@@ -150,7 +156,7 @@ def test_the_command_line_prints_the_card_learns_the_colours_and_reads_with_them
     throw = tmp_path / "throw.png"
     scene = cube_scene(41, **WARM_FADED)
     assert cv2.imwrite(str(throw), scene.image)
-    args = ("dice", throw, "--kind", "cubes", "--json")
+    args = ("dice", throw, "--kind", "cubes", "--json", "--reader", "hand-tuned")
     status, out, _ = run_vision(capsys, *args, "--colors", tmp_path / "colors.json")
     assert status == 0
     read = json.loads(out)["dice"]

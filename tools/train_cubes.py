@@ -78,6 +78,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import nets  # noqa: E402
+from nets import Block, cbr, space_to_depth  # noqa: E402
 from vision_scenes import _match, evaluate_cubes  # type: ignore[import-not-found]  # noqa: E402
 
 from vision.cube_net import (  # noqa: E402
@@ -105,29 +107,6 @@ ON_A_MISTAKE = 0.25  # after the mining, share of the crops centred on a mined f
 # --- model ------------------------------------------------------------------------------------
 
 
-def cbr(ci: int, co: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
-    pad = d * (k // 2)
-    return nn.Sequential(
-        nn.Conv2d(ci, co, k, s, pad, dilation=d, groups=g, bias=False),
-        nn.BatchNorm2d(co),
-        nn.ReLU(inplace=True),
-    )
-
-
-class Block(nn.Module):
-    """Depthwise 3×3 + pointwise 1×1, residual when the shape allows."""
-
-    def __init__(self, ci: int, co: int, stride: int = 1, dilation: int = 1) -> None:
-        super().__init__()
-        self.dw = cbr(ci, ci, 3, stride, ci, dilation)
-        self.pw = cbr(ci, co, 1)
-        self.res = stride == 1 and ci == co
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y: torch.Tensor = self.pw(self.dw(x))
-        return x + y if self.res else y
-
-
 class CubeNet(nn.Module):
     def __init__(self, c4: int = 32, c8: int = 64, c16: int = 128) -> None:
         super().__init__()
@@ -153,13 +132,6 @@ class CubeNet(nn.Module):
         a = self.merge4(a + F.interpolate(self.up8(b), scale_factor=2.0, mode="nearest"))
         out: torch.Tensor = self.head(a)
         return out
-
-
-def space_to_depth(x: torch.Tensor) -> torch.Tensor:
-    """N×3×H×W → N×48×H/4×W/4 with channel = (dy, dx, c), as vision.cube_net.space_to_depth."""
-    n, c, h, w = x.shape
-    x = x.view(n, c, h // 4, 4, w // 4, 4).permute(0, 3, 5, 1, 2, 4)
-    return x.reshape(n, 48, h // 4, w // 4)
 
 
 # --- data -------------------------------------------------------------------------------------
@@ -494,26 +466,9 @@ def mine(model: CubeNet, frames: list[Frame], count: int, offset: int = 0) -> Mi
 
 
 def export(model: CubeNet, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(
-        model,
-        (torch.zeros(1, 48, 64, 64),),
-        str(path),
-        opset_version=13,
-        dynamo=False,
-        input_names=["cells"],
-        output_names=["out"],
-        dynamic_axes={"cells": {2: "h", 3: "w"}, "out": {2: "h", 3: "w"}},
-    )
-    x = torch.rand(1, 48, 136, 240)  # a 960×544 working image
-    net = cv2.dnn.readNetFromONNX(str(path))
-    net.setInput(x.numpy())
-    got = np.asarray(net.forward())
-    with torch.no_grad():
-        want = model(x).numpy()
-    err = float(np.abs(got - want).max())
-    print(f"  exported {path} ({path.stat().st_size / 1024:.0f} KiB), cv2.dnn vs torch: {err:.1e}")
-    assert err < 1e-3, err
+    cells = {"cells": {2: "h", 3: "w"}, "out": {2: "h", 3: "w"}}
+    # checked on a 960×544 working image
+    nets.export(model, path, torch.zeros(1, 48, 64, 64), torch.rand(1, 48, 136, 240), cells)
 
 
 DETECT = (0.3, 0.35, 0.4, 0.45)  # detection thresholds tried by the sweep
@@ -568,18 +523,27 @@ def row(name: str, f: dict[str, float]) -> str:
     )
 
 
-def sweep(model: Path, frames: list[tuple[np.ndarray, list[DieReading]]], title: str) -> None:
+Scored = list[tuple[np.ndarray, list[DieReading], list[DieReading]]]
+"""Frames to score a reader on: the image, its true dice and the dice too hidden to count (a
+reading of one counts neither way, as in ``benchmarks/vision_renders.py``)."""
+
+
+def seen(found: list[DieReading], hidden: list[DieReading]) -> list[DieReading]:
+    """The readings that are not of a hidden die (within half its size)."""
+    return [r for r in found if all(math.dist((r.x, r.y), (h.x, h.y)) > h.size / 2 for h in hidden)]
+
+
+def sweep(model: Path, frames: Scored, title: str) -> None:
     """The runtime reader with each detection threshold in DETECT and each ``SURE_AT`` in SURE:
     how the shipped ``DETECT_AT`` and ``SURE_AT`` were chosen (on the validation seeds)."""
     reader = CubeNetReader(model, detect_at=min(DETECT))
     everything = []
-    for image, _ in frames:
+    for image, _, hidden in frames:
         readings = reader.read(image)
-        everything.append(
-            list(zip(readings, reader.last_heat, reader.last_class_confidence, strict=True))
-        )
+        read = zip(readings, reader.last_heat, reader.last_class_confidence, strict=True)
+        everything.append([(r, h, c) for r, h, c in read if seen([r], hidden)])
     print(f"\n{title}\n{HEADER}")
-    truths = [t for _, t in frames]
+    truths = [t for _, t, _ in frames]
     for detect_at, sure_at in itertools.product(DETECT, SURE):
         found = [
             [
@@ -602,49 +566,52 @@ def timed(read: Any, images: list[np.ndarray]) -> tuple[list[list[DieReading]], 
     return found, statistics.median(times)
 
 
-def compare(
-    model: Path | None, frames: list[tuple[np.ndarray, list[DieReading]]], title: str
-) -> None:
+def compare(model: Path | None, frames: Scored, title: str) -> None:
     """The learned reader and the hand-tuned one (``vision.cubes.read_cubes``) on the same
     frames: figures and median time per frame."""
     from vision.cubes import read_cubes
 
     reader = CubeNetReader(model)
-    images = [image for image, _ in frames]
-    truths = [t for _, t in frames]
+    images = [image for image, _, _ in frames]
+    truths = [t for _, t, _ in frames]
     reader.read(images[0])
     net_found, net_ms = timed(reader.read, images)
     cubes_found, cubes_ms = timed(read_cubes, images)
+    net_found = [seen(f, hidden) for f, (_, _, hidden) in zip(net_found, frames, strict=True)]
+    cubes_found = [seen(f, hidden) for f, (_, _, hidden) in zip(cubes_found, frames, strict=True)]
     head, rule = HEADER.splitlines()
     print(f"\n{title}\n{head} median per frame |\n{rule}---|")
     print(row("read_cubes_net", figures(truths, net_found)) + f" {net_ms:.1f} ms |")
     print(row("read_cubes", figures(truths, cubes_found)) + f" {cubes_ms:.1f} ms |", flush=True)
 
 
-def validation(cache: Path, seeds: range) -> list[tuple[np.ndarray, list[DieReading]]]:
+def validation(cache: Path, seeds: range) -> Scored:
     out = []
     for seed in seeds:
         dice = json.loads((cache / f"{seed:06d}.json").read_text())["dice"]
         truth = [DieReading(x, y, s, a, 1.0, color=COLORS[int(c)], hole=bool(h))
                  for x, y, s, a, c, h in dice]  # fmt: skip
-        out.append((_read(cache / f"{seed:06d}.png"), truth))
+        out.append((_read(cache / f"{seed:06d}.png"), truth, []))
     return out
 
 
-def held_out(n: int) -> list[tuple[np.ndarray, list[DieReading]]]:
-    out = []
+def held_out(n: int) -> Scored:
+    out: Scored = []
     for seed in range(HELD_OUT, HELD_OUT + n):
         scene = wild_cube_scene(seed)
-        out.append((scene.image, list(scene.dice)))
+        out.append((scene.image, list(scene.dice), []))
     return out
 
 
-def renders(folders: list[Path]) -> list[tuple[np.ndarray, list[DieReading]]]:
-    """Blender renders with their truth (``tools/render/truth.py``), cubes scenes only."""
+def renders(folders: list[Path], paper: bool = False) -> Scored:
+    """Blender renders with their truth (``tools/render/truth.py``), cubes scenes only; with
+    ``paper``, white-balanced by the markers' paper as the companion reads them."""
     sys.path.insert(0, str(ROOT / "tools" / "render"))
     from truth import load  # type: ignore[import-not-found]
 
-    out = []
+    from vision.white_balance import balanced
+
+    out: Scored = []
     for folder in folders:
         for path in sorted(glob.glob(str(folder / "**" / "*.json"), recursive=True)):
             try:
@@ -653,7 +620,10 @@ def renders(folders: list[Path]) -> list[tuple[np.ndarray, list[DieReading]]]:
                 print(f"  skipped {path}: {exc}")
                 continue
             if rendered.kind == "cubes" and rendered.image is not None:
-                out.append((rendered.image, list(rendered.dice)))
+                image = balanced(rendered.image, None) if paper else rendered.image
+                shown = [d for d in rendered.dice if d.visible >= 0.5]
+                hidden = [d for d in rendered.dice if d.visible < 0.5]
+                out.append((image, shown, hidden))
     return out
 
 
@@ -676,8 +646,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
     ap.add_argument("--val", type=int, default=200, help="validation scenes for the sweep")
     ap.add_argument("--evaluate", type=int, metavar="N", help="only: N held-out wild scenes")
-    ap.add_argument("--renders", type=Path, nargs="*", help="with --evaluate: render folders")
-    ap.add_argument("--tune", action="store_true", help="only: the threshold sweep on --val")
+    ap.add_argument(
+        "--renders", type=Path, nargs="*", help="with --evaluate or --tune: render folders"
+    )
+    ap.add_argument("--paper", action="store_true", help="renders white-balanced by the markers")
+    ap.add_argument(
+        "--tune", action="store_true", help="only: the threshold sweep on --val (or --renders)"
+    )
     ap.add_argument("--model", type=Path, help="with --evaluate or --tune: this model")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -689,14 +664,19 @@ def main(argv: list[str] | None = None) -> int:
             wild = held_out(args.evaluate)
             compare(args.model, wild, f"held-out wild scenes: seeds {HELD_OUT:,}+ ({len(wild)})")
         if args.renders:
-            rendered = renders(args.renders)
+            rendered = renders(args.renders, args.paper)
             if rendered:
-                compare(args.model, rendered, f"Blender renders ({len(rendered)})")
+                paper = ", white-balanced by the markers" if args.paper else ""
+                compare(args.model, rendered, f"Blender renders ({len(rendered)}{paper})")
             else:
                 print("no cube renders found in", *args.renders)
         return 0
 
     val = range(VAL_SEEDS.start, VAL_SEEDS.start + args.val)
+    if args.tune and args.renders:
+        rendered = renders(args.renders, args.paper)
+        sweep(args.model or OUT, rendered, f"validation renders ({len(rendered)}; tuning only)")
+        return 0
     if args.tune:
         build_cache(args.cache, val, args.workers + 1)
         title = f"validation seeds {val.start:,}-{val.stop - 1:,} (tuning only)"

@@ -1,6 +1,7 @@
 """``companion vision``: the overhead camera from the command line.
 
-    companion vision dice IMAGE --kind pips|cubes [--calibration FILE] [--colors FILE]
+    companion vision dice IMAGE --kind pips|cubes [--calibration FILE]
+                                [--reader learned|hand-tuned] [--colors FILE]
                                 [--annotate OUT.png] [--json | --for-referee]
     companion vision check-card OUT.pdf|OUT.png
     companion vision colors IMAGE -o colors.json
@@ -13,11 +14,13 @@
 ``dice --json`` prints ``{"units": "px"|"mm", "dice": [...]}`` with every field of a reading
 (confidence and flagged included). ``dice --kind cubes --for-referee`` prints exactly what
 ``companion oraklos predictions`` reads: ``{"dice": [{x, y, size, angle, color, hole}]}``,
-and names on stderr any die a person should confirm. Frames are white-balanced by the markers'
-paper first (``vision.white_balance``); ``colors`` learns the table's cube colours from the
-printed colour check card (``check-card``) with a cube in each box (``vision.color_check``),
-and ``dice --colors`` reads with them. A file that cannot be used, markers not found or a
-damaged JSON file exit with status 2 and say why on stderr.
+and names on stderr any die a person should confirm. Cubes are read by the learned reader
+(``vision.cube_net``) unless ``--reader hand-tuned`` (``vision.cubes``). Frames are
+white-balanced by the markers' paper first (``vision.white_balance``); ``colors`` learns the
+table's cube colours from the printed colour check card (``check-card``) with a cube in each box
+(``vision.color_check``), and ``dice --reader hand-tuned --colors`` reads with them. A file that
+cannot be used, markers not found or a damaged JSON file exit with status 2 and say why on
+stderr.
 """
 
 from __future__ import annotations
@@ -70,7 +73,15 @@ def add_parser(sub: Any) -> None:
         "--colors",
         type=Path,
         metavar="FILE",
-        help="cubes only: a colors.json from `companion vision colors` (this table's plastics)",
+        help="cubes, hand-tuned reader only: a colors.json from `companion vision colors` "
+        "(this table's plastics)",
+    )
+    dice.add_argument(
+        "--reader",
+        choices=("learned", "hand-tuned"),
+        default="learned",
+        help="cubes only: the learned reader (the default, as the companion reads) or the "
+        "hand-tuned one",
     )
     output = dice.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON instead of a listing")
@@ -220,11 +231,21 @@ def _dice(args: argparse.Namespace) -> int:
         raise CommandError("--for-referee is for --kind cubes (Oraklos's cubes)")
     if args.colors is not None and args.kind != "cubes":
         raise CommandError("--colors is for --kind cubes (Oraklos's cubes)")
+    if args.colors is not None and args.reader != "hand-tuned":
+        raise CommandError(
+            "--colors is read by the hand-tuned cube reader: add --reader hand-tuned "
+            "(the learned reader learned the plastics itself)"
+        )
     calibration = _calibration(args.calibration)
     image = _image(args.image)
     if calibration is not None:
         calibration.check_frame(image)
-    read = _reader(args.kind, f"read_{args.kind}")
+    learned = args.kind == "cubes" and args.reader == "learned"
+    read = (
+        _reader("cube_net", "read_cubes_net")
+        if learned
+        else _reader(args.kind, f"read_{args.kind}")
+    )
     if args.colors is not None:
         from vision.color_check import ColorCheck
 
