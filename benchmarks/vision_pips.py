@@ -1,12 +1,17 @@
 """Evaluate the pip-dice reader (vision/pips.py) on the real dice photos.
 
     python benchmarks/vision_pips.py [--data DIR] [--day 20191208] [--worst N] [--annotate DIR]
-                                     [--no-speed]
+                                     [--no-speed] [--no-1280] [--every K --fold F]
+                                     [--detector ONNX] [--values ONNX] [--views N]
 
 Prints recall (labelled dice found), precision (detections that are dice), value accuracy
 (right pip count among found dice), overall and per photo session (day), the counts of misses,
 false detections and wrong values, then the median time per frame of `read_pips` for the
-640×640 photos and for 1280×720 frames.
+640×640 photos and for 1280×720 frames. ``--detector``/``--values`` read with other models (e.g.
+the cross-check's, trained without the photos read), ``--views`` with another number of views
+of each die for the value network (``vision.pips.VALUE_VIEWS``); ``--every K --fold F`` reads
+only every K-th photo in name order from the F-th (the held-out photos of
+``tools/train_pips.py --every K --fold F``).
 
 Matching: a detection matches a labelled die when its centre lies inside the label's box;
 one-to-one, greedily by distance between the detection and the box centre.
@@ -33,12 +38,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision.pips import annotate_pips, read_pips  # noqa: E402
+from vision.pips import VALUE_VIEWS, PipReader, annotate_pips, read_pips  # noqa: E402
 from vision.synthetic import PHOTOS  # noqa: E402
 
 DATA = PHOTOS
 
 Box = tuple[float, float, float, float]
+READ = read_pips  # the reader measured; main() replaces it for --detector, --values, --views
 
 
 def load_labels(data: Path) -> dict[str, list[tuple[int, Box]]]:
@@ -91,7 +97,7 @@ def evaluate(data: Path, names: list[str], labels, annotate: Path | None, frame1
         if frame1280:
             image, boxes = to_1280x720(image, [b for _, b in labs])
             labs = [(v, b) for (v, _), b in zip(labs, boxes, strict=True)]
-        readings = read_pips(image)
+        readings = READ(image)
         pairs, misses, false = match(readings, labs)
         wrong = [(r, lab) for r, lab in pairs if r.value != lab[0]]
         unflagged = [(r, lab) for r, lab in pairs if not r.flagged]
@@ -132,7 +138,7 @@ def summary(per_photo: dict, title: str) -> None:
     print(f"\n{title}")
     cols = [
         "set", "photos", "dice", "found", "recall", "detections", "false", "precision",
-        "values right", "value accuracy", "flagged", "accuracy unflagged",
+        "values right", "value accuracy", "flagged", "accuracy unflagged", "wrong unflagged",
     ]  # fmt: skip
     print("| " + " | ".join(cols) + " |")
     print("|" + "---|" * len(cols))
@@ -149,7 +155,8 @@ def summary(per_photo: dict, title: str) -> None:
         print(
             f"| {key} | {len(rows)} | {dice} | {found} | {found / max(dice, 1):.3f} | {dets} | "
             f"{false} | {(dets - false) / max(dets, 1):.3f} | {found - wrong} | "
-            f"{(found - wrong) / max(found, 1):.3f} | {flagged} | {ok_unfl / max(n_unfl, 1):.3f} |"
+            f"{(found - wrong) / max(found, 1):.3f} | {flagged} | {ok_unfl / max(n_unfl, 1):.3f} | "
+            f"{n_unfl - ok_unfl} |"
         )
 
 
@@ -159,9 +166,9 @@ def speed(data: Path, names: list[str], frame1280: bool) -> float:
         image = cv2.imread(str(data / "images" / name))
         if frame1280:
             image, _ = to_1280x720(image, [])
-        read_pips(image)  # warm
+        READ(image)  # warm
         t0 = time.perf_counter()
-        read_pips(image)
+        READ(image)
         times.append((time.perf_counter() - t0) * 1000)
     return statistics.median(times)
 
@@ -174,11 +181,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--annotate", type=Path, help="write annotated images of imperfect photos here")
     ap.add_argument("--no-speed", action="store_true")
     ap.add_argument("--no-1280", action="store_true", help="skip the 1280×720 accuracy pass")
+    ap.add_argument("--every", type=int, metavar="K", help="only every K-th photo in name order")
+    ap.add_argument("--fold", type=int, default=0, help="with --every: the first photo read")
+    ap.add_argument("--detector", type=Path, help="detector model (default: the shipped one)")
+    ap.add_argument("--values", type=Path, help="value model (default: the shipped one)")
+    ap.add_argument("--views", type=int, default=VALUE_VIEWS, help="views of each die's crop")
     args = ap.parse_args(argv)
+    global READ
+    if args.detector or args.values or args.views != VALUE_VIEWS:
+        READ = PipReader(args.detector, args.values, value_views=args.views).read
     labels = load_labels(args.data)
     names = sorted(p.name for p in (args.data / "images").glob("*.jpg"))
     if args.day:
         names = [n for n in names if day_of(n) == args.day]
+    if args.every:
+        names = [n for i, n in enumerate(names) if i % args.every == args.fold % args.every]
     per = evaluate(args.data, names, labels, args.annotate)
     summary(per, "640×640 photos")
     if not args.no_1280:

@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.pips import annotate_pips, read_pips
+from vision.pips import VALUE_VIEWS, PipReader, annotate_pips, read_pips, value_crop, views
 from vision.readings import CONFIRM_BELOW, DieReading, UnreadableFrame
 from vision.synthetic import PHOTOS
 
@@ -278,6 +278,71 @@ def test_annotate_draws_a_copy() -> None:
     assert out.shape == image.shape and out is not image
     assert not np.array_equal(out, image)
     assert np.array_equal(image, photo(CLEAN[0]))  # the input is untouched
+
+
+def die_crops(name: str, labels: dict, count: int = 3) -> list[np.ndarray]:
+    """The value network's crops of the first dice labelled in a photo, cut at their boxes."""
+    image = photo(name)
+    out = []
+    for _, (x0, y0, x1, y1) in labels[name][:count]:
+        out.append(value_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0 + y1 - y0) / 2))
+    return out
+
+
+def test_views_of_a_crop() -> None:
+    crop = np.arange(4 * 4 * 3, dtype=np.uint8).reshape(1, 4, 4, 3)
+    v = views(crop, 8)
+    assert v.shape == (1, 8, 4, 4, 3)
+    assert np.array_equal(v[0, 1], np.rot90(crop[0]))
+    assert np.array_equal(v[0, 4], crop[0][:, ::-1])
+    assert np.array_equal(views(crop, 2)[0, 1], np.rot90(crop[0], 2))
+    assert np.array_equal(views(crop, 1)[:, 0], crop)
+    with pytest.raises(ValueError, match="1, 2, 4 or 8"):
+        views(crop, 3)
+    with pytest.raises(ValueError, match="1, 2, 4 or 8"):
+        PipReader(value_views=6)
+
+
+@needs_photos
+def test_a_turned_die_reads_the_same(labels: dict) -> None:
+    """The value network's probabilities are the mean over the crop and its turned views
+    (``VALUE_VIEWS``; shipped: 2, the crop and the crop turned by 180°). So a die turned by one
+    of those turns gets exactly the same probabilities (one view alone does not), and they are
+    the mean of the single views' probabilities. A quarter turn keeps the value."""
+    turns = [0, 2] if VALUE_VIEWS == 2 else [0, 1, 2, 3]
+    reader, single = PipReader(), PipReader(value_views=1)
+    name = CLEAN[0]
+    for crop, (value, _) in zip(die_crops(name, labels), labels[name], strict=False):
+        turned = [np.ascontiguousarray(np.rot90(crop, k)) for k in turns]
+        each = single.value_probs(turned)
+        assert np.abs(each - each[0]).max() > 1e-4  # one view alone does depend on the turn
+        averaged = reader.value_probs(turned)
+        assert np.abs(averaged - averaged[0]).max() < 1e-5
+        if len(turns) == VALUE_VIEWS:
+            assert np.allclose(averaged[0], each.mean(axis=0), atol=1e-5)
+        assert np.allclose(averaged.sum(axis=1), 1.0, atol=1e-5)
+        quarter = reader.value_probs([np.ascontiguousarray(np.rot90(crop, k)) for k in range(4)])
+        assert all(int(np.argmax(q[:6])) + 1 == value for q in quarter)
+
+
+def test_value_views_go_in_one_batch() -> None:
+    """All views of all crops are read in one forward pass of the value network."""
+    reader = PipReader()
+    net, calls = reader.values, []
+
+    class Spy:
+        def setInput(self, blob: np.ndarray) -> None:
+            calls.append(blob.shape)
+            net.setInput(blob)
+
+        def forward(self) -> np.ndarray:
+            return np.asarray(net.forward())
+
+    reader.values = Spy()  # type: ignore[assignment]
+    crops = [np.full((32, 32, 3), 100 + 20 * i, np.uint8) for i in range(5)]
+    p = reader.value_probs(crops)
+    assert p.shape == (5, 7)
+    assert calls == [(5 * VALUE_VIEWS, 3, 32, 32)]
 
 
 def test_runtime_needs_no_torch_and_models_are_small() -> None:

@@ -32,9 +32,11 @@ cross-check mode, DIR/pips.onnx otherwise) and trains only the value network.
 Seeds are fixed (torch's CPU kernels may still differ in the last digits between runs). On 2 CPU
 cores a full run takes about 20 minutes (detector ~15, values ~5); the two cross-check runs can
 go in parallel with ``--threads 1`` each. After training each model is exported, loaded back
-with ``cv2.dnn`` and compared with torch; then ``vision.pips.PipReader`` (the runtime code) is
-evaluated with the benchmark's matching (benchmarks/vision_pips.py) at several detection
-thresholds, on the training photos and on the held-out session.
+with ``cv2.dnn`` and compared with torch; then ``vision.pips.PipReader`` (the runtime code, with
+its ``VALUE_VIEWS`` views of each die) is evaluated with the benchmark's matching
+(benchmarks/vision_pips.py) at several detection thresholds, on the training photos and on the
+held-out session. ``benchmarks/vision_pips.py --detector ... --values ... --views N`` reads the
+kept models again with another number of views.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+import nets  # noqa: E402
+from nets import Block, cbr, space_to_depth  # noqa: E402
 from vision_pips import match  # noqa: E402
 
 from vision.pips import (  # noqa: E402
@@ -77,29 +81,6 @@ PHOTO_SIDE = 640  # the photos' short side: working scale = WORK_SHORT_SIDE / PH
 DAYS = ("20191208", "20191209")
 
 # --- model ------------------------------------------------------------------------------------
-
-
-def cbr(ci: int, co: int, k: int = 3, s: int = 1, g: int = 1, d: int = 1) -> nn.Sequential:
-    pad = d * (k // 2)
-    return nn.Sequential(
-        nn.Conv2d(ci, co, k, s, pad, dilation=d, groups=g, bias=False),
-        nn.BatchNorm2d(co),
-        nn.ReLU(inplace=True),
-    )
-
-
-class Block(nn.Module):
-    """Depthwise 3×3 + pointwise 1×1, residual when the shape allows."""
-
-    def __init__(self, ci: int, co: int, stride: int = 1, dilation: int = 1) -> None:
-        super().__init__()
-        self.dw = cbr(ci, ci, 3, stride, ci, dilation)
-        self.pw = cbr(ci, co, 1)
-        self.res = stride == 1 and ci == co
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        y = self.pw(self.dw(x))
-        return x + y if self.res else y
 
 
 class PipNet(nn.Module):
@@ -136,13 +117,6 @@ class ValueNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.fc(self.body(x)).flatten(1)
-
-
-def space_to_depth(x: torch.Tensor) -> torch.Tensor:
-    """N×3×H×W → N×48×H/4×W/4 with channel = (dy, dx, c), as vision.pips.space_to_depth."""
-    n, c, h, w = x.shape
-    x = x.view(n, c, h // 4, 4, w // 4, 4).permute(0, 3, 5, 1, 2, 4)
-    return x.reshape(n, 48, h // 4, w // 4)
 
 
 # --- data -------------------------------------------------------------------------------------
@@ -414,31 +388,13 @@ def train(photos: dict, steps: int, batch_size: int, lr: float, seed: int) -> Pi
 
 
 def export(model: nn.Module, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(model, PipNet):
         dummy, x = torch.zeros(1, 48, 64, 64), torch.rand(1, 48, 112, 200)
         axes = {"cells": {2: "h", 3: "w"}, "out": {2: "h", 3: "w"}}
     else:
         dummy, x = torch.zeros(1, 3, VALUE_PX, VALUE_PX), torch.rand(5, 3, VALUE_PX, VALUE_PX)
         axes = {"cells": {0: "n"}, "out": {0: "n"}}
-    torch.onnx.export(
-        model,
-        (dummy,),
-        str(path),
-        opset_version=13,
-        dynamo=False,
-        input_names=["cells"],
-        output_names=["out"],
-        dynamic_axes=axes,
-    )
-    net = cv2.dnn.readNetFromONNX(str(path))
-    net.setInput(x.numpy())
-    got = np.asarray(net.forward())
-    with torch.no_grad():
-        want = model(x).numpy()
-    err = float(np.abs(got - want).max())
-    print(f"  exported {path} ({path.stat().st_size / 1024:.0f} KiB), cv2.dnn vs torch: {err:.1e}")
-    assert err < 1e-3, err
+    nets.export(model, path, dummy, x, axes)
 
 
 THRESHOLDS = (0.3, 0.4, 0.5, 0.6)

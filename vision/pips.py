@@ -23,11 +23,14 @@ trained by ``tools/train_pips.py``, see ``vision/models/README.md``):
    (0 when the blob is not a clear square, e.g. merged with a neighbour).
 4. **Value** (``models/pips_values.onnx``, 246 k weights): each candidate is cut from the
    full-resolution frame as a ``VALUE_PX``² crop (1.15 × its size, turned by its angle) and
-   classified into 1-6 pips or "not a die"; all crops of a frame go in one batch. A candidate
-   with P(not a die) > ``REJECT_AT``, or more likely "not a die" than any value, is dropped
-   (the tray's holes, a box's rim).
-5. **Confidence** = √(heat) × (P(value) − ½ P(runner-up value)), halved for a die cut by the
-   frame's border.
+   classified into 1-6 pips or "not a die". The pips on top do not change when the die is
+   turned, so each crop is read as it is and turned by 180° (``VALUE_VIEWS`` = 2; 4 and 8
+   views are possible, see ``views``) and the probabilities of the views are averaged; all
+   views of all crops of a frame go in one batch. A candidate with P(not a die) >
+   ``REJECT_AT``, or more likely "not a die" than any value, is dropped (the tray's holes, a
+   box's rim).
+5. **Confidence** = √(heat) × (P(value) − ½ P(runner-up value)) with the averaged
+   probabilities, halved for a die cut by the frame's border.
 6. **Size.** The detector's size is the side of the die's upright bounding box (as labelled);
    the reported side is that ÷ (|cos a| + |sin a|).
 
@@ -57,6 +60,7 @@ OUTPUTS = 10  # heat, 6 value logits, log size, x/y offset
 REJECT_AT = 0.5  # probability of "not a die" above which the value network drops a detection
 VALUE_PX = 32  # side of the die crop read by the value network
 VALUE_SPAN = 1.15  # crop side / die size
+VALUE_VIEWS = 2  # views of each crop whose probabilities are averaged (1, 2, 4 or 8; see views)
 
 _WARN = (0, 140, 255)
 _OK = (40, 200, 40)
@@ -101,6 +105,19 @@ def value_crop(
     )
 
 
+def views(crops: np.ndarray, count: int = VALUE_VIEWS) -> np.ndarray:
+    """N×H×W×3 crops → N×count×H×W×3: each crop as it is, turned by 180° (count 2), by 90°, 180°
+    and 270° (4), and the mirror images of these 4 (8). The pips on a die's top face are as many
+    in every one of them."""
+    if count not in (1, 2, 4, 8):
+        raise ValueError(f"views must be 1, 2, 4 or 8, not {count}")
+    turns = [0, 2] if count == 2 else list(range(min(count, 4)))
+    out = [np.rot90(crops, k, axes=(1, 2)) for k in turns]
+    if count == 8:
+        out += [v[:, :, ::-1] for v in out]
+    return np.stack(out, axis=1)
+
+
 def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
@@ -142,16 +159,32 @@ class PipReader:
         model: str | Path | None = None,
         values: str | Path | None = None,
         detect_at: float = DETECT_AT,
+        value_views: int = VALUE_VIEWS,
     ) -> None:
         self.net = _load(model, "pips.onnx")
         self.values = _load(values, "pips_values.onnx")
         self.detect_at = detect_at
+        views(np.zeros((1, 2, 2, 3), np.uint8), value_views)  # refuse a wrong count now
+        self.value_views = value_views
         self.last_heat: list[float] = []  # heat-map peak of each reading of the last frame
 
     def raw(self, work: np.ndarray) -> np.ndarray:
         """Network output (10×H/4×W/4) for a working image whose sides are multiples of 8."""
         self.net.setInput(space_to_depth(work))
         return np.asarray(self.net.forward())[0]
+
+    def value_probs(self, crops: list[np.ndarray]) -> np.ndarray:
+        """N×7 probabilities (1-6 pips, not a die) of VALUE_PX² crops (``value_crop``): the mean
+        of the value network's softmax over ``value_views`` views of each crop (``views``), all
+        views of all crops in one forward pass."""
+        n, k = len(crops), self.value_views
+        batch = views(np.stack(crops), k).reshape(n * k, VALUE_PX, VALUE_PX, 3)
+        blob = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+        self.values.setInput(blob * np.float32(1 / 255))
+        logits = np.asarray(self.values.forward()).reshape(n, k, 7)
+        p = np.exp(logits - logits.max(axis=2, keepdims=True))
+        p /= p.sum(axis=2, keepdims=True)
+        return p.mean(axis=1)
 
     def detect(self, image: np.ndarray) -> tuple[np.ndarray, float, list[tuple[float, ...]]]:
         """(working image, its scale, candidates (x, y, size, heat peak) at the working scale)."""
@@ -192,10 +225,7 @@ class PipReader:
                 crops.append(value_crop(work, xw, yw, sw, angle))
             else:
                 crops.append(value_crop(img, x, y, size, angle))
-        self.values.setInput(cv2.dnn.blobFromImages(crops, 1 / 255))
-        logits = np.asarray(self.values.forward()).reshape(len(crops), 7)
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p /= p.sum(axis=1, keepdims=True)
+        p = self.value_probs(crops)
         readings = []
         for (x, y, size, angle, peak), probs in zip(found, p, strict=True):
             if probs[6] > REJECT_AT or probs[6] >= probs[:6].max():
