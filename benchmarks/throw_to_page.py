@@ -9,7 +9,8 @@ A real ``Table`` (SQLite journal in a temporary folder) runs an Oraklos game; a
 rest. What is timed, per throw, from the moment the last still frame is handed to the camera:
 
 1. *settle → read*: the settle detector says "still", the frame is white-balanced by the
-   markers' paper and the cubes are read (``read_cubes``), the picture for the page encoded;
+   markers' paper and the cubes are read (the companion's reader, ``companion.wiring
+   .cube_reader``: the learned one unless ``--hand-tuned``), the picture for the page encoded;
 2. *read → page*: the reading checked against the cup (``doubt_counts``), journalled, the
    engine's step, and the public snapshot published to the page's listeners;
 3. *predictions*: every prediction of every card in play found on the read dice (what the
@@ -40,11 +41,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion.config import CameraConfig  # noqa: E402
 from companion.games.oraklos.predictions import find  # noqa: E402
 from companion.games.oraklos.state import Phase  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.moderator import Table  # noqa: E402
 from companion.throws import ThrowDesk, expected_colors  # noqa: E402
+from companion.wiring import cube_reader  # noqa: E402
 from vision.sources import FrameSource  # noqa: E402
 from vision.synthetic import cube_scene  # noqa: E402
 from vision.throws import ThrowCamera  # noqa: E402
@@ -79,7 +82,9 @@ class Tumble(FrameSource):
         pass
 
 
-def one_throw(seed: int, players: int, settle: int, folder: Path) -> tuple[float, float, float]:
+def one_throw(
+    seed: int, players: int, settle: int, folder: Path, reader: Any
+) -> tuple[float, float, float]:
     journal = Journal(folder / f"journal-{seed}.sqlite3")
     table = Table(journal, Quiet(), seats=5)
     table.new_game("oraklos", {"players": players, "mode": "junior"}, NAMES[:players], "en", seed)
@@ -96,7 +101,7 @@ def one_throw(seed: int, players: int, settle: int, folder: Path) -> tuple[float
             published.set()
 
     table.subscribe(listen)
-    camera = ThrowCamera(source, None, settle, live=True)
+    camera = ThrowCamera(source, None, settle, live=True, reader=reader)
     original = camera.picture
 
     def timed_picture(*args: Any, **kwargs: Any) -> Any:
@@ -128,11 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--throws", type=int, default=20)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--settle", type=int, default=8, help="still frames that make a throw")
+    parser.add_argument("--hand-tuned", action="store_true", help="read with vision.cubes")
     args = parser.parse_args(argv)
+    reader = cube_reader(CameraConfig(cubes="hand-tuned" if args.hand_tuned else "learned"))
     rows: list[tuple[float, float, float]] = []
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(args.throws):
-            rows.append(one_throw(100 + seed, args.players, args.settle, Path(folder)))
+            rows.append(one_throw(100 + seed, args.players, args.settle, Path(folder), reader))
     print(
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}; {args.throws} throws of "

@@ -1,9 +1,12 @@
 """Read Oraklos cubes with a small learned detector: the same readings as ``vision.cubes``, from
 a network trained on thousands of random generated tables instead of hand-tuned thresholds.
 
+The companion's cube reader (``[camera] cubes = "learned"``, the default; ``"hand-tuned"``
+keeps ``vision.cubes``): on tables neither was tuned on it finds far more cubes with far fewer
+false ones (docs/vision/generalization.md).
+
 Method (OpenCV only at runtime: ``cv2.dnn`` runs the ONNX model; trained by
-``tools/train_cubes.py``, see ``vision/models/README.md`` and docs/vision/generalization.md;
-experimental: measured beside ``vision.cubes``, not yet the companion's reader):
+``tools/train_cubes.py``, see ``vision/models/README.md`` and docs/vision/cube_net.md):
 
 1. **Working scale.** The frame is resized (bilinear, area when shrinking a lot) so that its
    short side is ``WORK_SHORT_SIDE`` px, and padded (edge pixels repeated) to a multiple of 16.
