@@ -180,6 +180,7 @@ def _all_checks(
         yield check_voices(machine.path)
         yield check_speaker(config, machine.cards, machine.path, machine.audio_device, sound)
     yield from check_camera(config.camera)
+    yield check_cube_reader(config.camera)
     yield check_disk(config.data_dir)
     yield check_journal(config.journal_path)
     yield check_clock(machine.now(), machine.path)
@@ -430,6 +431,32 @@ def check_camera(camera: CameraConfig) -> list[Finding]:
         ok("camera", f"a {width}×{height} frame from {source.description}"),
         *frame_findings(frame),
     ]
+
+
+def check_cube_reader(
+    camera: CameraConfig, clock: Callable[[], float] = time.perf_counter
+) -> Finding:
+    """The Oraklos cube reader of ``[camera] cubes`` loads (the learned one's model) and reads a
+    frame of the camera's size; how long a frame takes on this computer."""
+    from companion.wiring import cube_reader
+
+    frame = np.full((camera.height, camera.width, 3), 128, np.uint8)
+    try:
+        read = cube_reader(camera)
+        read(frame)  # the first read loads the model
+        start = clock()
+        read(frame)
+        ms = 1000 * (clock() - start)
+    except Exception as exc:  # whatever stops it, the doctor says it
+        return fail(
+            "cube reader",
+            f"the {camera.cubes} reader cannot read a frame: {exc}",
+            "install the companion again (./scripts/serve.sh) so that its model "
+            'vision/models/cubes.onnx is complete, or set [camera] cubes = "hand-tuned"',
+        )
+    return ok(
+        "cube reader", f"{camera.cubes}: a {camera.width}×{camera.height} frame in {ms:.0f} ms"
+    )
 
 
 def frame_findings(frame: np.ndarray) -> list[Finding]:

@@ -38,6 +38,7 @@ from companion.doctor import (
     check_buttons,
     check_camera,
     check_clock,
+    check_cube_reader,
     check_disk,
     check_journal,
     check_network,
@@ -244,6 +245,33 @@ def test_a_file_that_is_no_image_fails_saying_so(tmp_path: Path) -> None:
     findings = check_camera(camera(text))
     assert [f.status for f in findings] == [Status.FAIL]
     assert "not an image OpenCV can read" in findings[0].seen
+
+
+def test_the_cube_reader_loads_and_says_how_long_a_frame_takes() -> None:
+    ticks = iter([10.0, 10.0385])
+    found = check_cube_reader(CameraConfig(width=640, height=480), clock=lambda: next(ticks))
+    assert (found.check, found.status) == ("cube reader", Status.OK)
+    assert found.seen == "learned: a 640×480 frame in 39 ms"
+    hand = check_cube_reader(CameraConfig(cubes="hand-tuned"), clock=lambda: 0.0)
+    assert hand.status is Status.OK and hand.seen.startswith("hand-tuned: a 1280×720 frame")
+
+
+def test_a_damaged_cube_model_fails_saying_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.cube_net
+
+    damaged = tmp_path / "cubes.onnx"
+    damaged.write_bytes(b"\x08\x07 half a model")
+    monkeypatch.setattr(
+        vision.cube_net,
+        "read_cubes_net",
+        lambda frame: vision.cube_net.CubeNetReader(damaged).read(frame),
+    )
+    found = check_cube_reader(CameraConfig())
+    assert found.status is Status.FAIL
+    assert found.seen.startswith("the learned reader cannot read a frame: ")
+    assert 'cubes = "hand-tuned"' in found.fix
 
 
 # --- speaker and voices ------------------------------------------------------------------------
