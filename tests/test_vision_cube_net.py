@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -93,6 +94,16 @@ def test_size_limits_are_kept(scenes: list[Scene]) -> None:
     everything = read_cubes_net(image)
     some = read_cubes_net(image, min_size=float(np.median([r.size for r in everything])))
     assert 0 < len(some) < len(everything)
+
+
+def test_reads_from_several_threads_at_once_are_each_whole(
+    scenes: list[Scene], readings: list[list[DieReading]]
+) -> None:
+    """The camera's watcher and the host's "read the throw" may read at the same moment: each
+    gets its own frame's reading, as if it had read alone."""
+    with ThreadPoolExecutor(4) as pool:
+        again = list(pool.map(read_cubes_net, [s.image for s in scenes[:4]] * 3))
+    assert again == readings[:4] * 3
 
 
 def test_palette_is_accepted_and_ignored(scenes: list[Scene]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cv2
@@ -287,6 +288,15 @@ def die_crops(name: str, labels: dict, count: int = 3) -> list[np.ndarray]:
     for _, (x0, y0, x1, y1) in labels[name][:count]:
         out.append(value_crop(image, (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0 + y1 - y0) / 2))
     return out
+
+
+def test_reads_from_several_threads_at_once_are_each_whole(all_readings: dict) -> None:
+    """Several threads reading at once (a camera's watcher, a page's request) each get their
+    own photo's reading, as if they had read alone."""
+    names = sorted(all_readings)[:4]
+    with ThreadPoolExecutor(4) as pool:
+        again = list(pool.map(read_pips, [photo(n) for n in names] * 3))
+    assert again == [all_readings[n] for n in names] * 3
 
 
 def test_views_of_a_crop() -> None:

@@ -38,6 +38,7 @@ replacement of ``read_cubes`` and ignored: the network learned the plastics and 
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -184,6 +185,11 @@ def _load(path: str | Path | None) -> cv2.dnn.Net:
         return cv2.dnn.readNetFromONNX(str(p))
 
 
+_SHARED = threading.Lock()
+"""One shared reader, one network: the camera's watcher and the host's "read the throw" may read
+at once, and a ``cv2.dnn`` network takes one input at a time."""
+
+
 @lru_cache(maxsize=1)
 def _default_reader() -> CubeNetReader:
     return CubeNetReader()
@@ -205,4 +211,5 @@ def read_cubes_net(
     """
     del palette
     img = _check(image)
-    return _default_reader().read(img, min_size=min_size, max_size=max_size)
+    with _SHARED:
+        return _default_reader().read(img, min_size=min_size, max_size=max_size)

@@ -42,6 +42,7 @@ docs/vision/pips.md for the measured figures (``python benchmarks/vision_pips.py
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -257,6 +258,11 @@ def _load(path: str | Path | None, shipped: str) -> cv2.dnn.Net:
         return cv2.dnn.readNetFromONNX(str(p))
 
 
+_SHARED = threading.Lock()
+"""One shared reader, one pair of networks, which take one input at a time: reads from several
+threads wait for each other."""
+
+
 @lru_cache(maxsize=1)
 def _default_reader() -> PipReader:
     return PipReader()
@@ -270,7 +276,8 @@ def read_pips(image: np.ndarray) -> list[DieReading]:
     Raises :class:`UnreadableFrame` for anything that is not an 8-bit colour image.
     """
     img = _check(image)
-    return _default_reader().read(img)
+    with _SHARED:
+        return _default_reader().read(img)
 
 
 def annotate_pips(image: np.ndarray, readings: list[DieReading]) -> np.ndarray:
