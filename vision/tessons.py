@@ -213,6 +213,9 @@ def _table(image: np.ndarray) -> np.ndarray:
         weight = np.where(hue & (np.abs(u) < 1), (1 - u * u) ** 2, 0.0)
     logs = np.log(small).reshape(-1, 3)
     smooth = np.stack([basis @ _fit(fine, logs[sub, c], weight[sub]) for c in range(3)], axis=-1)
+    # a pixel's value lies in 1..256: so does the table's (a degree-4 surface fitted on part of
+    # the frame can run far out of that range where the weights are thin, then exp() overflows)
+    smooth = np.clip(smooth, 0.0, np.log(256.0))
     table = np.exp(smooth).reshape(sh, sw, 3).astype(np.float32)
     keep = (weight > 0).reshape(sh, sw).astype(np.float32)
     table = table * _spread(small / table, keep, max(sw, sh) / 40, np.ones_like(table))
