@@ -47,6 +47,7 @@ from vision.synthetic import (  # noqa: E402
     cube_scene,
     tesson_scene,
     wild_cube_knobs,
+    wild_tesson_knobs,
 )
 from vision.tessons import read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
@@ -116,6 +117,11 @@ def _knobs(seed: int, knobs: Knobs | Callable[[int], Knobs]) -> Knobs:
     return knobs(seed) if callable(knobs) else knobs
 
 
+def _seats(i: int, seats: int, knobs: Knobs | Callable[[int], Knobs]) -> int:
+    """A family's number of seats: 5 to 12 in turn for the random tables."""
+    return 5 + i % 8 if callable(knobs) else seats
+
+
 def _cube_scene(seed: int, knobs: Knobs | Callable[[int], Knobs]) -> Scene:
     return cube_scene(seed, **_knobs(seed, knobs))
 
@@ -138,7 +144,7 @@ def read_as_the_companion(
     return read_cubes(frame, palette=palette)
 
 
-TESSON_FAMILIES: dict[str, dict[str, Any]] = {
+TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
     "felt, even": {"noise": 2.0},
     "uneven + shadows": {"light": "uneven", "shadows": True, "noise": 2.0},
     "tilt 10°": {"tilt": 10.0, "noise": 2.0},
@@ -200,6 +206,8 @@ TESSON_FAMILIES: dict[str, dict[str, Any]] = {
         "table": "cloth",
         "noise": 2.0,
     },
+    # Every knob at random, 5-12 seats (never tuned on).
+    "wild tessons: everything random": wild_tesson_knobs,
 }
 CARD_MATCH = 30.0
 """A reading this close to a printed card's centre (pixels) is of that card: a quarter of the
@@ -405,7 +413,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.family not in name:
                 continue
             seats = 12 if "12 seats" in name else 6
-            scenes = [tesson_scene(2000 + i, seats, **knobs) for i in range(args.scenes)]
+            scenes = [
+                tesson_scene(2000 + i, _seats(i, seats, knobs), **_knobs(2000 + i, knobs))
+                for i in range(args.scenes)
+            ]
             found = [read_tessons(s.image, s.seats) for s in scenes]
             tally = evaluate_tessons(scenes, found)
             seat = 100 * tally.right_seat / max(1, tally.matched)

@@ -20,8 +20,10 @@ from vision.synthetic import (
     color_check_scene,
     cube_scene,
     cube_scene_camera,
+    tesson_scene,
     wild_cube_knobs,
     wild_cube_scene,
+    wild_tesson_knobs,
 )
 
 # sha256 of cube_scene(11, shadows=True, noise=3.0, light="uneven").image, computed before the
@@ -333,6 +335,16 @@ def test_the_colour_check_frame_shows_four_dice_in_order_on_the_same_table():
         like = next(d for d in scene.dice if d.color == die.color)
         got, want = np.median(_top(check, die), axis=0), np.median(_top(scene, like), axis=0)
         assert np.abs(got - want).max() < 25 or die.color == "black" or die.hole or like.hole
+
+
+def test_wild_tessons_draw_every_table_and_kind_of_card_and_render():
+    draws = [wild_tesson_knobs(seed) for seed in range(60)]
+    assert {d["table"] for d in draws} >= set(WIDE_TABLES) | {"felt", "wood", "dark"}
+    assert {d["printed"] for d in draws} == {0.0, 0.5, 1.0}
+    assert min(d["kelvin"] for d in draws) < 3200 and max(d["kelvin"] for d in draws) > 6000
+    assert draws == [wild_tesson_knobs(seed) for seed in range(60)]  # the seed is the scene
+    scene = tesson_scene(3, 7, **draws[3])
+    assert scene.image.shape == (720, 1280, 3) and len(scene.tessons) > 0
 
 
 def test_wild_check_frames_show_the_four_colours_left_to_right():

@@ -1004,6 +1004,32 @@ def _zone_polygon(
     return centre + np.vstack([ring[0], ring[1][::-1]])
 
 
+def wild_tesson_knobs(seed: int) -> dict[str, Any]:
+    """Every knob of ``tesson_scene`` drawn at random over its whole range from ``seed`` (a
+    generator of its own): a random real table of revealed tessons, plain or the box's printed
+    cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
+    renders have them: docs/vision/renders.md)."""
+    rng = np.random.default_rng([seed, 19])
+    tables = [t for t in CUBE_TABLES if t != "photo" or (PHOTOS / "images").is_dir()]
+    return {
+        "table": tables[int(rng.integers(len(tables)))],
+        "light": LIGHTS[int(rng.integers(len(LIGHTS)))],
+        "tilt": float(rng.uniform(0, 12)) if rng.random() < 0.5 else 0.0,
+        "shadows": bool(rng.random() < 0.7),
+        "blur": float(rng.uniform(0, 1.2)),
+        "noise": float(rng.uniform(1, 5)),
+        "empty": float(rng.uniform(0, 0.2)),
+        "strays": int(rng.integers(0, 3)),
+        "dice": int(rng.integers(0, 5)),
+        "printed": float(rng.choice([0.0, 0.5, 1.0])),
+        "sleeves": float(rng.uniform(0, 0.6)),
+        "kelvin": float(rng.uniform(2700, 6500)),
+        "white_balance": float(rng.uniform(0, 0.15)),
+        "exposure": float(math.exp(rng.uniform(math.log(0.35), math.log(1.3)))),
+        "jpeg": int(rng.integers(50, 96)) if rng.random() < 0.7 else None,
+    }
+
+
 def tesson_scene(
     seed: int,
     seats: int = 6,
