@@ -766,11 +766,9 @@ def color_check_scene(
     return cube_scene(seed, count, width, height, check_frame=True, **knobs)
 
 
-def wild_cube_knobs(seed: int) -> dict[str, Any]:
-    """Every knob of ``cube_scene`` drawn at random over its whole range from ``seed`` (a
-    generator of its own): a random real table. ``photo`` is among the tables only where the
-    photos are."""
-    rng = np.random.default_rng([seed, 9])
+def _wild_table(rng: np.random.Generator) -> dict[str, Any]:
+    """A random table under a random light, seen by a random camera (the knobs cube and tesson
+    scenes share), drawn in this order from ``rng``."""
     tables = [t for t in CUBE_TABLES if t != "photo" or (PHOTOS / "images").is_dir()]
     return {
         "table": tables[int(rng.integers(len(tables)))],
@@ -779,13 +777,30 @@ def wild_cube_knobs(seed: int) -> dict[str, Any]:
         "shadows": bool(rng.random() < 0.7),
         "blur": float(rng.uniform(0, 1.2)),
         "noise": float(rng.uniform(1, 5)),
+    }
+
+
+def _wild_light(rng: np.random.Generator) -> dict[str, Any]:
+    """The light's colour temperature, the camera's white-balance error and exposure."""
+    return {
+        "kelvin": float(rng.uniform(2700, 6500)),
+        "white_balance": float(rng.uniform(0, 0.15)),
+        "exposure": float(math.exp(rng.uniform(math.log(0.35), math.log(1.3)))),
+    }
+
+
+def wild_cube_knobs(seed: int) -> dict[str, Any]:
+    """Every knob of ``cube_scene`` drawn at random over its whole range from ``seed`` (a
+    generator of its own): a random real table. ``photo`` is among the tables only where the
+    photos are."""
+    rng = np.random.default_rng([seed, 9])
+    return {
+        **_wild_table(rng),
         "touching": bool(rng.random() < 0.4),
         "holes": float(rng.uniform(0.2, 0.5)),
         "plastic": effects.PLASTICS[int(rng.integers(len(effects.PLASTICS)))],
         "finish": effects.FINISHES[int(rng.integers(len(effects.FINISHES)))],
-        "kelvin": float(rng.uniform(2700, 6500)),
-        "white_balance": float(rng.uniform(0, 0.15)),
-        "exposure": float(math.exp(rng.uniform(math.log(0.35), math.log(1.3)))),
+        **_wild_light(rng),
         "camera_height": float(rng.uniform(350, 800)) if rng.random() < 0.6 else None,
         "distortion": float(rng.uniform(-0.12, 0.05)),
         "motion_blur": float(rng.uniform(1, 6)) if rng.random() < 0.4 else 0.0,
@@ -1010,22 +1025,14 @@ def wild_tesson_knobs(seed: int) -> dict[str, Any]:
     cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
     renders have them: docs/vision/renders.md)."""
     rng = np.random.default_rng([seed, 19])
-    tables = [t for t in CUBE_TABLES if t != "photo" or (PHOTOS / "images").is_dir()]
     return {
-        "table": tables[int(rng.integers(len(tables)))],
-        "light": LIGHTS[int(rng.integers(len(LIGHTS)))],
-        "tilt": float(rng.uniform(0, 12)) if rng.random() < 0.5 else 0.0,
-        "shadows": bool(rng.random() < 0.7),
-        "blur": float(rng.uniform(0, 1.2)),
-        "noise": float(rng.uniform(1, 5)),
+        **_wild_table(rng),
         "empty": float(rng.uniform(0, 0.2)),
         "strays": int(rng.integers(0, 3)),
         "dice": int(rng.integers(0, 5)),
         "printed": float(rng.choice([0.0, 0.5, 1.0])),
         "sleeves": float(rng.uniform(0, 0.6)),
-        "kelvin": float(rng.uniform(2700, 6500)),
-        "white_balance": float(rng.uniform(0, 0.15)),
-        "exposure": float(math.exp(rng.uniform(math.log(0.35), math.log(1.3)))),
+        **_wild_light(rng),
         "jpeg": int(rng.integers(50, 96)) if rng.random() < 0.7 else None,
     }
 
