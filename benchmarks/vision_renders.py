@@ -16,7 +16,9 @@ steps so that each step's worth shows:
 - **learned, white paper**: ``vision.cube_net.read_cubes_net`` on the balanced frame: the
   companion's default reader, as it reads. The conditions and ``--pictures`` are of this step.
 
-Tessons are read with the scene's seat map, white-balanced as the tesson desk does.
+Tessons are read with the scene's seat map: by the hand-tuned reader as seen, white-balanced
+as the tesson desk does, and with what lies on the markers' paper left out; then by the learned
+reader (``vision.tesson_net.read_tessons_net``) the same way, the companion's default.
 
 A reading matches the nearest true die within half its size (a tesson within 0.6 of a plain
 card's size, or of the printed card's short side); a die less than half visible (under a hand,
@@ -48,6 +50,7 @@ from truth import Rendered, load  # noqa: E402
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cube_net import read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
+from vision.tesson_net import read_tessons_net  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
@@ -194,18 +197,24 @@ def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
     return steps
 
 
+def reach(tesson: Any) -> float:
+    """How far from a true tesson's centre a reading of it may lie (px)."""
+    return 40.0 if getattr(tesson, "printed", False) else 20.0
+
+
 def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
     steps: dict[str, list[Outcome]] = defaultdict(list)
     for scene in scenes:
         white = white_from_markers(scene.image, {m.id: m.corners for m in scene.markers})
         balanced = scene.image if white is None else white.apply(scene.image)
-        radius = lambda t: 40.0 if getattr(t, "printed", False) else 20.0  # noqa: E731
         truth = list(scene.tessons)
-        steps["as seen"] += score(scene, truth, read_tessons(scene.image, scene.seats), radius)
-        steps["white paper"] += score(scene, truth, read_tessons(balanced, scene.seats), radius)
+        steps["as seen"] += score(scene, truth, read_tessons(scene.image, scene.seats), reach)
+        steps["white paper"] += score(scene, truth, read_tessons(balanced, scene.seats), reach)
         markers = {m.id: m.corners for m in scene.markers}
         found = off_the_markers(read_tessons(balanced, scene.seats), markers)
-        steps["+ off the markers' paper"] += score(scene, truth, found, radius)
+        steps["+ off the markers' paper"] += score(scene, truth, found, reach)
+        found = off_the_markers(read_tessons_net(balanced, scene.seats), markers)
+        steps[LEARNED] += score(scene, truth, found, reach)
     return steps
 
 
@@ -262,12 +271,41 @@ def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
         print(f"wrote {name}")
 
 
+def write_tesson_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
+    """The same for the ``count`` tesson scenes most often missed or misread by the learned
+    reader (the seat zones drawn too; a ring round each true tesson shown)."""
+    import cv2
+
+    from vision.tessons import annotate_tessons
+
+    def worst(scene: Rendered) -> float:
+        truth = [o for o in tesson_outcomes([scene])[LEARNED] if not o.extra]
+        return sum(o.found and o.kind_right and o.seat_right for o in truth) / max(1, len(truth))
+
+    for scene in sorted(scenes, key=worst)[:count]:
+        markers = {m.id: m.corners for m in scene.markers}
+        white = white_from_markers(scene.image, markers)
+        balanced = scene.image if white is None else white.apply(scene.image)
+        found = off_the_markers(read_tessons_net(balanced, scene.seats), markers)
+        picture = annotate_tessons(scene.image, found, scene.seats)
+        for t in scene.tessons:
+            if t.visible < 0.5:
+                continue
+            near = [r for r in found if math.hypot(r.x - t.x, r.y - t.y) <= reach(t)]
+            good = any(r.side == t.side and r.seat == t.seat for r in near)
+            colour = (60, 200, 60) if good else (255, 0, 255)
+            cv2.circle(picture, (round(t.x), round(t.y)), round(1.5 * reach(t)), colour, 2)
+        name = folder / f"render-{scene.path.stem}.jpg"
+        cv2.imwrite(str(name), picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        print(f"wrote {name}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--by", default=",".join(BY), help="conditions to break down by")
     parser.add_argument(
-        "--pictures", type=Path, metavar="DIR", help="only draw the worst-read cube scenes"
+        "--pictures", type=Path, metavar="DIR", help="only draw the worst-read scenes of each kind"
     )
     parser.add_argument("--count", type=int, default=3, help="how many pictures")
     args = parser.parse_args(argv)
@@ -277,6 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     tessons = [s for s in scenes if s.kind == "tessons"]
     if args.pictures is not None:
         write_pictures(cubes, args.pictures, args.count)
+        write_tesson_pictures(tessons, args.pictures, args.count)
         return 0
     print(
         f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

@@ -14,9 +14,11 @@ how many readings were flagged for a person to confirm, and how many were wrong 
 being flagged (the silent errors), then the median time of one read per frame.
 ``--as-companion`` reads the cubes white-balanced by the markers' paper when the scene has
 markers, with the palette of the table's colour check (``color_check_scene``); ``--learned``
-reads them with the learned reader (``vision.cube_net``, the companion's default; with
-``--as-companion`` on the balanced frame, as the companion reads). The learned reader's training
-scenes are seeds 0-2,399 of ``wild_cube_knobs``, these families' are seeds 1,000+ of other knobs.
+reads cubes and tessons with the learned readers (``vision.cube_net``, ``vision.tesson_net``,
+the companion's defaults; with ``--as-companion`` the cubes on the balanced frame, as the
+companion reads). The learned cube reader's training scenes are seeds 0-2,399 of
+``wild_cube_knobs``, these families' are seeds 1,000+ of other knobs; the learned tesson
+reader's are seeds 0-1,999 of ``wild_tesson_knobs``, these families' seeds 2,000+.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from vision.synthetic import (  # noqa: E402
     wild_cube_knobs,
     wild_tesson_knobs,
 )
+from vision.tesson_net import read_tessons_net  # noqa: E402
 from vision.tessons import read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
@@ -367,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--learned",
         action="store_true",
-        help="cubes read by the learned reader (vision.cube_net), the companion's default",
+        help="cubes and tessons read by the learned readers (the companion's defaults)",
     )
     parser.add_argument(
         "--images", metavar="DIR", help="only write the annotated doc images into DIR"
@@ -417,7 +420,8 @@ def main(argv: list[str] | None = None) -> int:
                 tesson_scene(2000 + i, _seats(i, seats, knobs), **_knobs(2000 + i, knobs))
                 for i in range(args.scenes)
             ]
-            found = [read_tessons(s.image, s.seats) for s in scenes]
+            read_tesson = read_tessons_net if args.learned else read_tessons
+            found = [read_tesson(s.image, s.seats) for s in scenes]
             tally = evaluate_tessons(scenes, found)
             seat = 100 * tally.right_seat / max(1, tally.matched)
             print(tally.row(name, f"{seat:.1f}%"))
@@ -434,12 +438,15 @@ def main(argv: list[str] | None = None) -> int:
         cards = tesson_scene(7, 12, printed=1.0, sleeves=0.3, strays=2, dice=4, noise=2.0)
         read_tessons(cards.image, cards.seats)
         cards_ms = _median_ms(lambda: read_tessons(cards.image, cards.seats), args.timing)
+        read_tessons_net(cards.image, cards.seats)
+        tnet_ms = _median_ms(lambda: read_tessons_net(cards.image, cards.seats), args.timing)
         print("| reader | median per 1280x720 frame |")
         print("|---|---|")
         print(f"| read_cubes (16 cubes) | {cube_ms:.1f} ms |")
         print(f"| read_cubes_net (16 cubes) | {net_ms:.1f} ms |")
         print(f"| read_tessons (6 seats) | {tesson_ms:.1f} ms |")
         print(f"| read_tessons (12 printed cards, 2 strays, 4 cubes) | {cards_ms:.1f} ms |")
+        print(f"| read_tessons_net (the same) | {tnet_ms:.1f} ms |")
     return 0
 
 

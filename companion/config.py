@@ -33,6 +33,7 @@ GPIO_PINS = range(2, 28)
 DEFAULT_DATA_DIR = Path("~/.local/share/tabletop-companion").expanduser()
 CAMERA_KEYWORDS = ("auto", "picamera")
 CUBE_READERS = ("learned", "hand-tuned")
+TESSON_READERS = ("learned", "hand-tuned")
 CAMERA_SIZES = range(160, 4097)
 SETTLE_FRAMES = range(1, 301)
 PIN_LENGTHS = range(4, 13)
@@ -59,6 +60,7 @@ SCHEMA: dict[str, Any] = {
         "calibration": str,
         "colors": str,
         "cubes": str,
+        "tessons": str,
         "settle_frames": int,
     },
     "host": {"pin": str, "secure_cookies": bool},
@@ -83,7 +85,8 @@ class CameraConfig:
     "generated[:SEED]" (the simulated camera) or a path (made absolute, relative to the config
     file). ``colors``: the table's cube colours from ``companion vision colors``. ``cubes``: the
     Oraklos cube reader, "learned" (``vision.cube_net``) or "hand-tuned" (``vision.cubes``, the
-    one that uses ``colors``)."""
+    one that uses ``colors``). ``tessons``: Ostrakon's tesson reader, "learned"
+    (``vision.tesson_net``) or "hand-tuned" (``vision.tessons``)."""
 
     source: str = "auto"
     width: int = 1280
@@ -92,6 +95,7 @@ class CameraConfig:
     settle_frames: int = 8
     colors: Path | None = None
     cubes: str = "learned"
+    tessons: str = "learned"
 
 
 @dataclass(frozen=True)
@@ -327,7 +331,14 @@ def _camera(table: Mapping[str, Any], path: Path | None, where: _Locator) -> Cam
             ("camera", "cubes"),
             'the cube reader is "learned" (the default) or "hand-tuned" (reads with `colors`)',
         )
-    return CameraConfig(source, sizes["width"], sizes["height"], calibration, settle, colors, cubes)
+    tessons = table.get("tessons", "learned")
+    if tessons not in TESSON_READERS:
+        raise where.error(
+            ("camera", "tessons"), 'the tesson reader is "learned" (the default) or "hand-tuned"'
+        )
+    return CameraConfig(
+        source, sizes["width"], sizes["height"], calibration, settle, colors, cubes, tessons
+    )
 
 
 def _file_key(

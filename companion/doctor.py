@@ -181,6 +181,7 @@ def _all_checks(
         yield check_speaker(config, machine.cards, machine.path, machine.audio_device, sound)
     yield from check_camera(config.camera)
     yield check_cube_reader(config.camera)
+    yield check_tesson_reader(config.camera)
     yield check_disk(config.data_dir)
     yield check_journal(config.journal_path)
     yield check_clock(machine.now(), machine.path)
@@ -440,23 +441,43 @@ def check_cube_reader(
     frame of the camera's size; how long a frame takes on this computer."""
     from companion.wiring import cube_reader
 
+    return _check_reader("cube", "cubes", camera.cubes, lambda: cube_reader(camera), camera, clock)
+
+
+def check_tesson_reader(
+    camera: CameraConfig, clock: Callable[[], float] = time.perf_counter
+) -> Finding:
+    """Ostrakon's tesson reader of ``[camera] tessons``, as ``check_cube_reader``."""
+    from companion.wiring import tesson_reader
+
+    return _check_reader(
+        "tesson", "tessons", camera.tessons, lambda: tesson_reader(camera), camera, clock
+    )
+
+
+def _check_reader(
+    kind: str,
+    setting: str,
+    choice: str,
+    reader: Callable[[], Callable[..., Any]],
+    camera: CameraConfig,
+    clock: Callable[[], float],
+) -> Finding:
     frame = np.full((camera.height, camera.width, 3), 128, np.uint8)
     try:
-        read = cube_reader(camera)
+        read = reader()
         read(frame)  # the first read loads the model
         start = clock()
         read(frame)
         ms = 1000 * (clock() - start)
     except Exception as exc:  # whatever stops it, the doctor says it
         return fail(
-            "cube reader",
-            f"the {camera.cubes} reader cannot read a frame: {exc}",
+            f"{kind} reader",
+            f"the {choice} reader cannot read a frame: {exc}",
             "install the companion again (./scripts/serve.sh) so that its model "
-            'vision/models/cubes.onnx is complete, or set [camera] cubes = "hand-tuned"',
+            f'vision/models/{setting}.onnx is complete, or set [camera] {setting} = "hand-tuned"',
         )
-    return ok(
-        "cube reader", f"{camera.cubes}: a {camera.width}×{camera.height} frame in {ms:.0f} ms"
-    )
+    return ok(f"{kind} reader", f"{choice}: a {camera.width}×{camera.height} frame in {ms:.0f} ms")
 
 
 def frame_findings(frame: np.ndarray) -> list[Finding]:

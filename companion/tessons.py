@@ -1,11 +1,12 @@
-"""Ostrakon's votes by camera: the glue between ``vision.tessons`` and the table.
+"""Ostrakon's votes by camera: the glue between the tesson readers and the table.
 
 With the option ``votes: "camera"`` the philosophers lay real tessons face down and the
 companion knows nothing of them until they are turned face up. At each step of the reveal the
 engine names the seats whose tessons are shown now (``state.expected``: the asker's on a day of
 Corruption, then the named ones', then the rest; or all at once). ``TessonDesk.read_now`` reads
 one frame from the overhead camera, finds the face-up tessons and the seat zone each lies in
-(``vision.tessons.read_tessons`` with a ``vision.seats.SeatMap``), and enters those seats'
+(the reader of ``[camera] tessons``, ``vision.tesson_net.read_tessons_net`` or
+``vision.tessons.read_tessons``, with a ``vision.seats.SeatMap``), and enters those seats'
 tessons as one ``Revealed`` action. Tessons of other seats on the frame (those shown at an
 earlier step, still lying face up) are not looked at. On a day of Tromperie, once all are shown,
 reading again enters the asker's decision: a tesson read in the other colour is a ``Flip``.
@@ -52,12 +53,14 @@ def even_seat_map(players: int, width: int, height: int) -> Any:
 
 class TessonDesk:
     """Reads revealed tessons for ``table`` from ``source`` (a ``vision.sources.FrameSource``,
-    or None without a camera)."""
+    or None without a camera) with ``reader`` (``vision.tessons.read_tessons`` unless another
+    is given: frame and seat map in, ``TessonReading`` values out)."""
 
-    def __init__(self, table: Table, source: Any, seat_map: Any = None) -> None:
+    def __init__(self, table: Table, source: Any, seat_map: Any = None, reader: Any = None) -> None:
         self.table = table
         self.source = source
         self.seat_map = seat_map
+        self.reader = reader
         self._lock = threading.Lock()
         self._jpeg: bytes | None = None
         self._readings: list[Any] = []
@@ -95,7 +98,7 @@ class TessonDesk:
         from vision.tessons import off_the_markers, read_tessons
         from vision.white_balance import balanced
 
-        readings = read_tessons(balanced(frame), zones)
+        readings = (self.reader or read_tessons)(balanced(frame), zones)
         with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
             readings = off_the_markers(readings, detect_markers(frame))
         self._keep(frame, readings, zones)

@@ -224,6 +224,17 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
     return ThrowDesk(table, camera, expect)
 
 
+def tesson_reader(cam: Any) -> Any:
+    """Ostrakon's tesson reader: the learned one or the hand-tuned one."""
+    if cam.tessons == "learned":
+        from vision.tesson_net import read_tessons_net
+
+        return read_tessons_net
+    from vision.tessons import read_tessons
+
+    return read_tessons
+
+
 def cube_reader(cam: Any) -> Any:
     """The Oraklos cube reader: the learned one, or the hand-tuned one, which reads with the
     table's own colours when a colour check was taken."""
@@ -270,7 +281,7 @@ def open_tessons(config: Config, table: Table, throws: Any) -> Any:
             seat_map = SeatMap.load(path)
         except BadSeatMap as exc:
             log.warning("seat zones not used (shared evenly instead): %s", exc)
-    return TessonDesk(table, source, seat_map)
+    return TessonDesk(table, source, seat_map, tesson_reader(config.camera))
 
 
 def open_dice(config: Config, table: Table, throws: Any) -> Any:

@@ -119,6 +119,7 @@ def test_the_camera_defaults_are_documented() -> None:
     assert camera.calibration is None and camera.colors is None
     assert camera.settle_frames == 8
     assert camera.cubes == "learned"
+    assert camera.tessons == "learned"
 
 
 def test_camera_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
@@ -126,7 +127,7 @@ def test_camera_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
     path = tmp_path / "c.toml"
     path.write_text(
         '[camera]\nsource = "frames"\ncalibration = "calibration.json"\nsettle_frames = 12\n'
-        'colors = "check/colors.json"\ncubes = "hand-tuned"\n'
+        'colors = "check/colors.json"\ncubes = "hand-tuned"\ntessons = "hand-tuned"\n'
     )
     camera = load(path).camera
     assert camera.source == str(tmp_path / "frames")
@@ -134,6 +135,7 @@ def test_camera_paths_are_relative_to_the_config_file(tmp_path: Path) -> None:
     assert camera.colors == tmp_path / "check" / "colors.json"
     assert camera.settle_frames == 12
     assert camera.cubes == "hand-tuned"
+    assert camera.tessons == "hand-tuned"
 
 
 @pytest.mark.parametrize("source", ["auto", "picamera", "device:0", "device:12"])
@@ -150,6 +152,7 @@ def test_camera_sources_that_need_no_file(source: str) -> None:
         ('\n[camera]\nheight = "720"\n', 3, "camera.height must be a whole number"),
         ("[camera]\nsettle_frames = 0\n", 2, "settle_frames must be 1 to 300 frames"),
         ('[camera]\ncubes = "neural"\n', 2, 'cube reader is "learned" (the default) or'),
+        ('[camera]\n\ntessons = "net"\n', 3, 'tesson reader is "learned" (the default) or'),
         ('[camera]\ncalibration = " "\n', 2, "calibration must name a file"),
         ('[camera]\n\ncolors = ""\n', 3, "colors must name a file from `companion vision colors`"),
         ("[camera]\nfps = 30\n", 2, "unknown key 'camera.fps'"),

@@ -44,6 +44,7 @@ from companion.doctor import (
     check_network,
     check_port,
     check_speaker,
+    check_tesson_reader,
     check_voices,
     exit_status,
 )
@@ -272,6 +273,33 @@ def test_a_damaged_cube_model_fails_saying_what_to_do(
     assert found.status is Status.FAIL
     assert found.seen.startswith("the learned reader cannot read a frame: ")
     assert 'cubes = "hand-tuned"' in found.fix
+
+
+def test_the_tesson_reader_loads_and_says_how_long_a_frame_takes() -> None:
+    ticks = iter([3.0, 3.012])
+    found = check_tesson_reader(CameraConfig(), clock=lambda: next(ticks))
+    assert (found.check, found.status) == ("tesson reader", Status.OK)
+    assert found.seen == "learned: a 1280×720 frame in 12 ms"
+    hand = check_tesson_reader(CameraConfig(tessons="hand-tuned"), clock=lambda: 0.0)
+    assert hand.status is Status.OK and hand.seen.startswith("hand-tuned: a 1280×720 frame")
+
+
+def test_a_damaged_tesson_model_fails_saying_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.tesson_net
+
+    damaged = tmp_path / "tessons.onnx"
+    damaged.write_bytes(b"\x08\x07 half a model")
+    monkeypatch.setattr(
+        vision.tesson_net,
+        "read_tessons_net",
+        lambda frame, seats=None: vision.tesson_net.TessonNetReader(damaged).read(frame, seats),
+    )
+    found = check_tesson_reader(CameraConfig())
+    assert found.status is Status.FAIL
+    assert found.seen.startswith("the learned reader cannot read a frame: ")
+    assert "vision/models/tessons.onnx" in found.fix and 'tessons = "hand-tuned"' in found.fix
 
 
 # --- speaker and voices ------------------------------------------------------------------------

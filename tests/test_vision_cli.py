@@ -16,6 +16,7 @@ from test_vision_calibration import AREA, MARKER, VIEWS, flat_table, photograph
 from companion.cli import main
 from vision.calibration import Calibration
 from vision.readings import DieReading
+from vision.synthetic import tesson_scene
 
 
 def run_vision(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
@@ -277,6 +278,21 @@ def test_tessons_json_goes_through_vision_tessons(
     data = json.loads(out)
     assert data["units"] == "px"
     assert isinstance(data["tessons"], list)
+
+
+@pytest.mark.parametrize("reader", [[], ["--reader", "hand-tuned"]], ids=["learned", "hand-tuned"])
+def test_tessons_are_read_with_their_seats_by_either_reader(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, reader: list[str]
+) -> None:
+    scene = tesson_scene(5, seats=6)
+    assert scene.seats is not None
+    seats, photo = tmp_path / "seats.json", tmp_path / "votes.png"
+    scene.seats.save(seats)
+    cv2.imwrite(str(photo), scene.image)
+    status, out, err = run_vision(capsys, "tessons", photo, "--seats", seats, "--json", *reader)
+    assert status == 0, err
+    read = {(t["seat"], t["side"]) for t in json.loads(out)["tessons"] if not t["flagged"]}
+    assert read == {(t.seat, t.side) for t in scene.tessons}
 
 
 # --- markers and calibration -----------------------------------------------------------------

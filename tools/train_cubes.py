@@ -44,6 +44,10 @@ with torch (< 1e-3), then the runtime reader (``vision.cube_net.CubeNetReader``)
 the validation seeds for each pair of thresholds (``DETECT`` × ``SURE``) with the benchmark's
 matching (``benchmarks/vision_scenes.py``, ``evaluate_cubes``).
 
+The sampler, the training loop and the mining serve any ``Task`` (what a CenterNet reader finds:
+its outputs, working scale, sizes, targets and loss); ``CUBES`` is this one's, and
+``tools/train_tessons.py`` trains the tesson reader with its own.
+
 Seeds are fixed (torch's CPU kernels may still differ in the last digits between runs).
 ``--threads`` (default 1) is torch's CPU threads; ``--workers`` (default 1) processes cut and
 augment the crops beside the training. On this machine's 2 cores, shared with another training,
@@ -63,8 +67,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +112,9 @@ ON_A_MISTAKE = 0.25  # after the mining, share of the crops centred on a mined f
 
 
 class CubeNet(nn.Module):
-    def __init__(self, c4: int = 32, c8: int = 64, c16: int = 128) -> None:
+    """The network; ``tools/train_tessons.py`` trains the same with fewer ``outputs``."""
+
+    def __init__(self, c4: int = 32, c8: int = 64, c16: int = 128, outputs: int = OUTPUTS) -> None:
         super().__init__()
         self.stem = cbr(48, c4, 1)
         self.b4 = Block(c4, c4)
@@ -121,7 +127,7 @@ class CubeNet(nn.Module):
         self.merge8 = Block(c8, c8)
         self.up8 = cbr(c8, c4, 1)
         self.merge4 = Block(c4, c4)
-        self.head = nn.Conv2d(c4, OUTPUTS, 1)
+        self.head = nn.Conv2d(c4, outputs, 1)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         a = self.b4(self.stem(x))
@@ -168,13 +174,17 @@ def _render(args: tuple[Path, int]) -> None:
     os.replace(tmp, js)
 
 
-def build_cache(cache: Path, seeds: range, workers: int) -> None:
+def build_cache(
+    cache: Path, seeds: range, workers: int, render: Callable[[tuple[Path, int]], None] = _render
+) -> None:
+    """Render the scenes of ``seeds`` that ``cache`` lacks (``render``: one scene's PNG and
+    JSON)."""
     cache.mkdir(parents=True, exist_ok=True)
     todo = [(cache, s) for s in seeds if not (cache / f"{s:06d}.json").exists()]
     print(f"cache {cache}: {len(seeds) - len(todo)} scenes there, rendering {len(todo)}")
     t0 = time.time()
     with multiprocessing.Pool(workers) as pool:
-        for i, _ in enumerate(pool.imap_unordered(_render, todo, chunksize=4), 1):
+        for i, _ in enumerate(pool.imap_unordered(render, todo, chunksize=4), 1):
             if i % 100 == 0:
                 print(f"  {i}/{len(todo)} ({time.time() - t0:.0f} s)", flush=True)
 
@@ -204,9 +214,18 @@ def load_cache(cache: Path, seeds: range) -> list[Frame]:
 
 
 class Sampler:
+    """Augmented crops of the frames at the ``task``'s working scale, and their labels: each
+    truth row's centre and size moved with the crop (and its angle, for a turned task)."""
+
     def __init__(
-        self, frames: list[Frame], seed: int, crop: int, mistakes: Mistakes | None = None
+        self,
+        frames: list[Frame],
+        seed: int,
+        crop: int,
+        mistakes: Mistakes | None = None,
+        task: Task | None = None,
     ) -> None:
+        self.task = task or CUBES
         self.frames = frames
         self.mistakes = mistakes or []
         weights = np.array([w for _, _, w in frames])
@@ -222,14 +241,15 @@ class Sampler:
             image, dice, _ = self.frames[mistake[0]]
         else:
             image, dice, _ = self.frames[rng.choice(len(self.frames), p=self.p)]
-        base = WORK_SHORT_SIDE / min(image.shape[:2])
-        k = base * math.exp(rng.uniform(math.log(SCALES[0]), math.log(SCALES[1])))
+        task = self.task
+        base = task.work_side / min(image.shape[:2])
+        k = base * math.exp(rng.uniform(math.log(task.scales[0]), math.log(task.scales[1])))
         if len(dice):
             typical = float(np.median(dice[:, 2])) * k
-            k *= min(1.0, 55.0 / typical) * max(1.0, 9.0 / typical)
+            k *= min(1.0, task.sizes[1] / typical) * max(1.0, task.sizes[0] / typical)
         if mistake is not None:
             cx, cy = np.array(mistake[1:]) + rng.normal(0, 0.1 * crop / k, 2)
-        elif len(dice) and rng.random() < NEAR_A_CUBE:
+        elif len(dice) and rng.random() < task.near:
             cx, cy = dice[rng.integers(len(dice)), :2] + rng.normal(0, 0.2 * crop / k, 2)
         else:
             cx, cy = rng.uniform(0, image.shape[1]), rng.uniform(0, image.shape[0])
@@ -246,13 +266,15 @@ class Sampler:
         labels = []
         if len(dice):
             xy = dice[:, :2] @ m[:, :2].T + m[:, 2]
-            for (x, y), (_, _, s, a, c, h) in zip(xy, dice, strict=True):
+            for (x, y), row in zip(xy, dice.tolist(), strict=True):
                 if 0 <= x < crop and 0 <= y < crop:
-                    angle = (a - turn) % 90.0
-                    if flip:
-                        angle = -angle % 90.0
-                    labels.append((x, y, s * k, angle, c, h))
-        return self.colour(out), np.array(labels, np.float32).reshape(-1, 6)
+                    row[:3] = x, y, row[2] * k
+                    if task.turned:
+                        row[3] = (row[3] - turn) % 90.0
+                        if flip:
+                            row[3] = -row[3] % 90.0
+                    labels.append(row)
+        return self.colour(out), np.array(labels, np.float32).reshape(-1, dice.shape[1])
 
     def colour(self, crop: np.ndarray) -> np.ndarray:
         """Light, camera and compression on top of the generator's (no channel swaps)."""
@@ -320,25 +342,35 @@ class Crops(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     """Endless batches of augmented crops and their targets (one sampler per worker)."""
 
     def __init__(
-        self, frames: list[Frame], seed: int, batch: int, crop: int, mistakes: Mistakes
+        self, frames: list[Frame], seed: int, batch: int, crop: int, mistakes: Mistakes, task: Task
     ) -> None:
         self.frames, self.seed, self.batch, self.crop = frames, seed, batch, crop
-        self.mistakes = mistakes
+        self.mistakes, self.task = mistakes, task
 
     def __iter__(self) -> Iterator[tuple[torch.Tensor, ...]]:
         info = torch.utils.data.get_worker_info()
         seed = self.seed + 1000 * (info.id if info else 0)
-        sampler = Sampler(self.frames, seed, self.crop, self.mistakes)
+        sampler = Sampler(self.frames, seed, self.crop, self.mistakes, self.task)
         cv2.setNumThreads(1)
         while True:
             images, parts = [], []
             for _ in range(self.batch):
                 img, dice = sampler.sample()
                 images.append(img)
-                parts.append(targets(dice, self.crop))
+                parts.append(self.task.targets(dice, self.crop))
             x = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0
             yield (space_to_depth(x.contiguous()),
                    *(torch.from_numpy(np.stack(p)) for p in zip(*parts, strict=True)))  # fmt: skip
+
+
+def focal(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
+    """CenterNet's focal loss of the heat map, per true centre."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    loss: torch.Tensor = -(
+        pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p**2 * torch.log(1 - p)
+    ).sum() / pos.sum().clamp(min=1)
+    return loss
 
 
 def loss_fn(
@@ -351,11 +383,6 @@ def loss_fn(
     reg_mask: torch.Tensor,
     turn: torch.Tensor,
 ) -> torch.Tensor:
-    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
-    pos = heat.eq(1).float()
-    focal = -(
-        pos * (1 - p) ** 2 * torch.log(p) + (1 - pos) * (1 - heat) ** 4 * p**2 * torch.log(1 - p)
-    ).sum() / pos.sum().clamp(min=1)
     n_near = near.sum().clamp(min=1)
     colour = F.cross_entropy(out[:, 1:5], cls, ignore_index=-100, label_smoothing=0.02,
                              reduction="sum") / n_near  # fmt: skip
@@ -363,7 +390,7 @@ def loss_fn(
     size_off = (F.l1_loss(out[:, 6:9], reg, reduction="none").sum(1) * reg_mask).sum()
     angle = (F.l1_loss(out[:, 9:11], turn, reduction="none").sum(1) * near).sum()
     total: torch.Tensor = (
-        focal
+        focal(out[:, 0], heat)
         + colour
         + holes / n_near
         + size_off / reg_mask.sum().clamp(min=1)
@@ -372,15 +399,35 @@ def loss_fn(
     return total
 
 
+@dataclass(frozen=True)
+class Task:
+    """What a CenterNet reader is trained to find: its network's outputs, working scale, the
+    sizes its crops show (px at the working scale), whether a truth row's angle (column 3)
+    turns with the crop, its targets and loss, and the output channels of the centre offset."""
+
+    outputs: int
+    work_side: int
+    sizes: tuple[float, float]
+    turned: bool
+    targets: Callable[[np.ndarray, int], tuple[np.ndarray, ...]]
+    loss: Callable[..., torch.Tensor]
+    offset: tuple[int, int]
+    scales: tuple[float, float] = SCALES
+    near: float = NEAR_A_CUBE
+
+
+CUBES = Task(OUTPUTS, WORK_SHORT_SIDE, (9.0, 55.0), True, targets, loss_fn, (7, 8))
+
+
 # --- training, export, evaluation --------------------------------------------------------------
 
 
-def train(frames: list[Frame], args: argparse.Namespace) -> CubeNet:
+def train(frames: list[Frame], args: argparse.Namespace, task: Task = CUBES) -> CubeNet:
     """``--steps`` steps; at each share of them in ``--mine-at``, the model's false detections
     on ``--mine`` training scenes are mined and a share of the later crops is centred on them
     (patterned cloth, mirror images on a glossy table, a marker's squares, shadows)."""
     torch.manual_seed(args.seed)
-    model = CubeNet()
+    model = CubeNet(outputs=task.outputs)
     print(f"CubeNet: {sum(p.numel() for p in model.parameters()):,} weights")
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -392,8 +439,8 @@ def train(frames: list[Frame], args: argparse.Namespace) -> CubeNet:
     t0 = time.time()
     for round_, (first, last) in enumerate(itertools.pairwise(bounds)):
         if round_:
-            mistakes += mine(model, frames, args.mine, offset=round_ - 1)
-        _fit(model, opt, sched, frames, mistakes, args, range(first + 1, last + 1), t0)
+            mistakes += mine(model, frames, args.mine, round_ - 1, task)
+        _fit(model, opt, sched, frames, mistakes, args, range(first + 1, last + 1), t0, task)
     return model.eval()
 
 
@@ -406,9 +453,10 @@ def _fit(
     args: argparse.Namespace,
     steps: range,
     t0: float,
+    task: Task,
 ) -> None:
     data = torch.utils.data.DataLoader(
-        Crops(frames, args.seed + steps.start, args.batch, args.crop, mistakes),
+        Crops(frames, args.seed + steps.start, args.batch, args.crop, mistakes, task),
         batch_size=None,
         num_workers=args.workers,
         prefetch_factor=4 if args.workers else None,
@@ -416,7 +464,7 @@ def _fit(
     model.train()
     running = 0.0
     for step, (x, *tg) in zip(steps, data, strict=False):
-        loss = loss_fn(model(x), *tg)
+        loss = task.loss(model(x), *tg)
         opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         opt.step()
@@ -427,7 +475,9 @@ def _fit(
                   flush=True)  # fmt: skip
 
 
-def mine(model: CubeNet, frames: list[Frame], count: int, offset: int = 0) -> Mistakes:
+def mine(
+    model: CubeNet, frames: list[Frame], count: int, offset: int = 0, task: Task = CUBES
+) -> Mistakes:
     """The model's detections (heat peak > 0.3, decoded as ``vision.cube_net`` does) on
     ``count`` training scenes, evenly spread (from the ``offset``-th), that are not within
     half a cube of a true one:
@@ -438,7 +488,7 @@ def mine(model: CubeNet, frames: list[Frame], count: int, offset: int = 0) -> Mi
     every = max(1, len(frames) // count)
     for index in range(offset % every, len(frames), every)[:count]:
         image, dice, _ = frames[index]
-        work, scale = working_image(image)
+        work, scale = working_image(image, task.work_side)
         x = torch.from_numpy(work).permute(2, 0, 1)[None].float() / 255.0
         with torch.no_grad():
             res = model(space_to_depth(x.contiguous()))[0].numpy()
@@ -450,8 +500,8 @@ def mine(model: CubeNet, frames: list[Frame], count: int, offset: int = 0) -> Mi
         for cy, cx in zip(ys[order], xs[order], strict=True):
             if found == MINED_PER_SCENE:
                 break
-            xf = (cx + res[7, cy, cx]) * STRIDE
-            yf = (cy + res[8, cy, cx]) * STRIDE
+            xf = (cx + res[task.offset[0], cy, cx]) * STRIDE
+            yf = (cy + res[task.offset[1], cy, cx]) * STRIDE
             xf, yf = (xf + 0.5) / scale - 0.5, (yf + 0.5) / scale - 0.5
             if not (0 <= xf < image.shape[1] and 0 <= yf < image.shape[0]):
                 continue
@@ -627,24 +677,38 @@ def renders(folders: list[Path], paper: bool = False) -> Scored:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--cache", type=Path, default=CACHE, help="rendered training scenes")
-    ap.add_argument("--scenes", type=int, default=2400, help="training seeds 0..N-1")
+def training_arguments(
+    description: str,
+    cache: Path,
+    out: Path,
+    scenes: int,
+    steps: int,
+    mine_at: list[float],
+    val: int,
+) -> argparse.ArgumentParser:
+    """The arguments of a CenterNet training (this one's and ``tools/train_tessons.py``'s)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--cache", type=Path, default=cache, help="rendered training scenes")
+    ap.add_argument("--scenes", type=int, default=scenes, help="training seeds 0..N-1")
     ap.add_argument("--cache-only", action="store_true", help="render the cache, then stop")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--weights", type=Path, help="also save torch's weights (state_dict) here")
-    ap.add_argument("--steps", type=int, default=10_000)
+    ap.add_argument("--steps", type=int, default=steps)
     ap.add_argument("--batch", type=int, default=24)
     ap.add_argument("--crop", type=int, default=128)
     ap.add_argument("--lr", type=float, default=4e-3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--mine", type=int, default=300, help="scenes mined for false detections")
-    ap.add_argument("--mine-at", type=float, nargs="*", default=[0.3, 0.5, 0.7],
+    ap.add_argument("--mine-at", type=float, nargs="*", default=mine_at,
                     help="when to mine, as shares of the steps")  # fmt: skip
     ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
-    ap.add_argument("--val", type=int, default=200, help="validation scenes for the sweep")
+    ap.add_argument("--val", type=int, default=val, help="validation scenes for the sweep")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = training_arguments(__doc__.split("\n")[0], CACHE, OUT, 2400, 10_000, [0.3, 0.5, 0.7], 200)
     ap.add_argument("--evaluate", type=int, metavar="N", help="only: N held-out wild scenes")
     ap.add_argument(
         "--renders", type=Path, nargs="*", help="with --evaluate or --tune: render folders"

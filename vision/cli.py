@@ -5,7 +5,8 @@
                                 [--annotate OUT.png] [--json | --for-referee]
     companion vision check-card OUT.pdf|OUT.png
     companion vision colors IMAGE -o colors.json
-    companion vision tessons IMAGE [--seats FILE] [--annotate OUT.png] [--json]
+    companion vision tessons IMAGE [--seats FILE] [--reader learned|hand-tuned]
+                                [--annotate OUT.png] [--json]
     companion vision markers OUT.pdf|OUT.png [--size-mm 40]
     companion vision calibrate IMAGE --area-mm W H [--marker-mm 40] -o calibration.json
                                 [--annotate OUT.png]
@@ -15,7 +16,8 @@
 (confidence and flagged included). ``dice --kind cubes --for-referee`` prints exactly what
 ``companion oraklos predictions`` reads: ``{"dice": [{x, y, size, angle, color, hole}]}``,
 and names on stderr any die a person should confirm. Cubes are read by the learned reader
-(``vision.cube_net``) unless ``--reader hand-tuned`` (``vision.cubes``). Frames are
+(``vision.cube_net``) unless ``--reader hand-tuned`` (``vision.cubes``), tessons by
+``vision.tesson_net`` unless ``--reader hand-tuned`` (``vision.tessons``). Frames are
 white-balanced by the markers' paper first (``vision.white_balance``); ``colors`` learns the
 table's cube colours from the printed colour check card (``check-card``) with a cube in each box
 (``vision.color_check``), and ``dice --reader hand-tuned --colors`` reads with them. A file that
@@ -26,6 +28,7 @@ stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import sys
@@ -100,6 +103,12 @@ def add_parser(sub: Any) -> None:
         help="a seat map JSON: say in whose zone each tesson lies",
     )
     tessons.add_argument("--annotate", type=Path, metavar="OUT.png")
+    tessons.add_argument(
+        "--reader",
+        choices=("learned", "hand-tuned"),
+        default="learned",
+        help="the learned reader (the default, as the companion reads) or the hand-tuned one",
+    )
     tessons.add_argument("--json", action="store_true", help="print JSON instead of a listing")
 
     colors = commands.add_parser(
@@ -340,8 +349,18 @@ def _tessons(args: argparse.Namespace) -> int:
 
         seats = SeatMap.load(args.seats)
     image = _image(args.image)
-    read = _reader("tessons", "read_tessons")
-    readings = list(read(image, seats))
+    read = (
+        _reader("tesson_net", "read_tessons_net")
+        if args.reader == "learned"
+        else _reader("tessons", "read_tessons")
+    )
+    from vision.calibration import CalibrationError, detect_markers
+    from vision.tessons import off_the_markers
+    from vision.white_balance import balanced
+
+    readings = list(read(balanced(image), seats))  # as the tesson desk reads
+    with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
+        readings = off_the_markers(readings, detect_markers(image))
     _annotate(args.annotate, image, "tessons", readings)
     if args.json:
         print(json.dumps({"units": "px", "tessons": [r.to_json() for r in readings]}))

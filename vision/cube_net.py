@@ -96,9 +96,33 @@ def detection_confidence(peak: float, sure_at: float = SURE_AT) -> float:
     return CONFIRM_BELOW + (1.0 - CONFIRM_BELOW) * (peak - sure_at) / (1.0 - sure_at)
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
+def sigmoid(x: np.ndarray) -> np.ndarray:
     out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
     return out
+
+
+Centre = tuple[float, float, float, float, int, int]
+"""A detection at the working scale: x, y, size (px), heat peak, and its cell's row and
+column."""
+
+
+def centres(out: np.ndarray, heat: np.ndarray, detect_at: float, size_at: int) -> list[Centre]:
+    """The heat map's peaks above ``detect_at`` (maxima of their 3×3 cells), strongest first,
+    each with its log size (channel ``size_at`` of ``out``) and centre offset (the next two);
+    a weaker one closer than half a size to a stronger one is dropped (non-maximum
+    suppression). Shared by the cube and tesson readers."""
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > detect_at)
+    ys, xs = np.nonzero(peaks)
+    kept: list[Centre] = []
+    for i in np.argsort(-heat[ys, xs]):
+        cy, cx = int(ys[i]), int(xs[i])
+        size = float(np.exp(out[size_at, cy, cx])) * STRIDE
+        x = (cx + float(out[size_at + 1, cy, cx])) * STRIDE
+        y = (cy + float(out[size_at + 2, cy, cx])) * STRIDE
+        if any(math.hypot(x - k[0], y - k[1]) < 0.5 * max(size, k[2]) for k in kept):
+            continue
+        kept.append((x, y, size, float(heat[cy, cx]), cy, cx))
+    return kept
 
 
 class CubeNetReader:
@@ -111,7 +135,7 @@ class CubeNetReader:
         detect_at: float = DETECT_AT,
         short_side: int = WORK_SHORT_SIDE,
     ) -> None:
-        self.net = _load(model)
+        self.net = load_model(model)
         self.detect_at = detect_at
         self.short_side = short_side
         # of each reading of the last frame: the heat-map peak, and the lower of the colour's
@@ -131,21 +155,10 @@ class CubeNetReader:
         img = _check(image)
         work, scale = working_image(img, self.short_side)
         out = self.raw(work)
-        heat = _sigmoid(out[0])
-        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.detect_at)
-        ys, xs = np.nonzero(peaks)
+        heat = sigmoid(out[0])
         gh, gw = heat.shape
-        kept: list[tuple[float, float, float, float, int, int]] = []
-        for i in np.argsort(-heat[ys, xs]):
-            cy, cx = int(ys[i]), int(xs[i])
-            size = float(np.exp(out[6, cy, cx])) * STRIDE
-            x = (cx + float(out[7, cy, cx])) * STRIDE
-            y = (cy + float(out[8, cy, cx])) * STRIDE
-            if any(math.hypot(x - k[0], y - k[1]) < 0.5 * max(size, k[2]) for k in kept):
-                continue
-            kept.append((x, y, size, float(heat[cy, cx]), cy, cx))
         found: list[tuple[DieReading, float, float]] = []
-        for xw, yw, sw, peak, cy, cx in kept:
+        for xw, yw, sw, peak, cy, cx in centres(out, heat, self.detect_at, 6):
             x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
             if not min_size <= size <= max_size:
                 continue
@@ -157,7 +170,7 @@ class CubeNetReader:
             colours = np.exp(logits[:4] - logits[:4].max())
             colours /= colours.sum()
             best = int(np.argmax(colours))
-            p_hole = float(_sigmoid(logits[4]))
+            p_hole = float(sigmoid(logits[4]))
             hole = p_hole >= 0.5
             turn = math.degrees(math.atan2(float(out[10, cy, cx]), float(out[9, cy, cx]))) / 4
             sure_of_class = min(float(colours[best]), max(p_hole, 1.0 - p_hole))
@@ -178,10 +191,11 @@ class CubeNetReader:
         return [reading for reading, _, _ in found]
 
 
-def _load(path: str | Path | None) -> cv2.dnn.Net:
+def load_model(path: str | Path | None, shipped: str = "cubes.onnx") -> cv2.dnn.Net:
+    """The network at ``path``, or the shipped model ``vision/models/<shipped>``."""
     if path is not None:
         return cv2.dnn.readNetFromONNX(str(path))
-    with resources.as_file(resources.files("vision") / "models" / "cubes.onnx") as p:
+    with resources.as_file(resources.files("vision") / "models" / shipped) as p:
         return cv2.dnn.readNetFromONNX(str(p))
 
 

@@ -1034,6 +1034,7 @@ def wild_tesson_knobs(seed: int) -> dict[str, Any]:
         "sleeves": float(rng.uniform(0, 0.6)),
         **_wild_light(rng),
         "jpeg": int(rng.integers(50, 96)) if rng.random() < 0.7 else None,
+        "grey_ink": float(rng.uniform(0, 1)) if rng.random() < 0.5 else 0.0,
     }
 
 
@@ -1059,6 +1060,7 @@ def tesson_scene(
     white_balance: float | tuple[float, float, float] = 0.0,
     exposure: float = 1.0,
     jpeg: int | None = None,
+    grey_ink: float = 0.0,
 ) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
@@ -1074,7 +1076,9 @@ def tesson_scene(
     ``STOCKS`` or at random, each at least 90 % inside its zone, centre well inside);
     ``sleeves`` the share of printed cards in glossy sleeves (glare). ``table`` may also be one
     of the wider world's (``scene_effects.WIDE_TABLES``), and ``kelvin``, ``white_balance``,
-    ``exposure`` and ``jpeg`` are ``cube_scene``'s. Every number these knobs draw comes from
+    ``exposure`` and ``jpeg`` are ``cube_scene``'s; ``grey_ink`` (0-1) prints the black shards
+    of printed cards paler, towards a dark grey (worn ink, a sleeve's sheen, as the Blender
+    renders show them). Every number these knobs draw comes from
     generators of their own (``default_rng([seed, 11])``, ``[seed, 12]``, ``[seed, 13]``), so
     a scene without them is the same frame as before, byte for byte.
     """
@@ -1236,7 +1240,7 @@ def tesson_scene(
             def to_canvas(points: np.ndarray) -> np.ndarray:
                 return camera.project(points) * SUPERSAMPLE
 
-            paint_card(extra, canvas, card, card_stock, to_canvas)
+            paint_card(extra, canvas, card, card_stock, to_canvas, grey_ink)
             cx, cy = camera.project(np.array([[card.x, card.y, LIFT]]))[0]
             truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))  # type: ignore[arg-type]
             continue

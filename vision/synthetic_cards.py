@@ -33,6 +33,7 @@ STOCKS: dict[str, tuple[float, float, float]] = {
 """Card stocks (display BGR under the reference light); both faces of a card are the same."""
 WHITE_INK = (228, 232, 234)
 BLACK_INK = (32, 31, 33)
+GREY_INK = (110, 110, 112)  # black ink at its palest: worn, or seen through a sleeve's sheen
 CORNER = 3.0
 """Radius of a card's rounded corners, mm."""
 SLEEVE = 1.5
@@ -136,10 +137,11 @@ def _poly(canvas: np.ndarray, pts: np.ndarray, value: object) -> None:
 
 
 def _layers(
-    rng: np.random.Generator, card: Card, stock: Sequence[float]
+    rng: np.random.Generator, card: Card, stock: Sequence[float], grey: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Colour (BGR), opacity and added glare of a card in its own plane, ``PX_PER_MM``, with
-    room for a sleeve round it; (0, 0) of the card is the layers' centre."""
+    room for a sleeve round it; (0, 0) of the card is the layers' centre. ``grey`` (0-1) takes
+    black ink that share of the way to ``GREY_INK``."""
     k = PX_PER_MM
     margin = SLEEVE + 1.0
     w, h = card.width + 2 * margin, card.height + 2 * margin
@@ -159,6 +161,8 @@ def _layers(
     shard = _shard(rng, card.width, card.height)
     ink = np.array(WHITE_INK if card.side == "white" else BLACK_INK, np.float32)
     ink = ink * (rng.uniform(0.93, 1.02) if card.side == "white" else rng.uniform(0.85, 1.2))
+    if card.side == "black" and grey:
+        ink = ink + grey * (np.array(GREY_INK, np.float32) - ink)
     opacity = rng.uniform(0.88, 0.96)
     printed = np.zeros(shape, np.float32)
     _poly(printed, px(shard), 1.0)
@@ -234,10 +238,11 @@ def paint_card(
     card: Card,
     stock: Sequence[float],
     to_canvas: Callable[[np.ndarray], np.ndarray],
+    grey: float = 0.0,
 ) -> None:
     """Paint ``card`` onto the (supersampled, float BGR) canvas; ``to_canvas`` maps (N, 3)
-    world points (mm) to canvas pixels."""
-    colour, alpha, glare = _layers(rng, card, stock)
+    world points (mm) to canvas pixels; ``grey``: how pale its black ink prints (``_layers``)."""
+    colour, alpha, glare = _layers(rng, card, stock, grey)
     k = PX_PER_MM
     th, tw = alpha.shape
     corners_px = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64)

@@ -123,9 +123,9 @@ def read_tessons(
         if f.x0 <= 0 or f.y0 <= 0 or f.x0 + w >= p.sides.shape[1] or f.y0 + h >= p.sides.shape[0]:
             confidence = min(confidence, CONFIRM_BELOW - 0.1)  # cut by the frame's edge
         if seats is not None:
-            seat = _seat_of(seats, fx, fy)
+            seat = seat_of(seats, fx, fy)
             share = _zone_share(seats, seat, f, scale, p.sides.shape)
-            if _edge_distance(seats, fx, fy) < edge_margin or share < ZONE_SHARE:
+            if edge_distance(seats, fx, fy) < edge_margin or share < ZONE_SHARE:
                 confidence = min(confidence, CONFIRM_BELOW - 0.1)
         readings.append(TessonReading(fx, fy, f.side, confidence, seat))  # type: ignore[arg-type]
     readings.sort(key=lambda r: (round(r.y), r.x))
@@ -723,7 +723,7 @@ def _polygons(seats: SeatMap) -> list[np.ndarray]:
     return out
 
 
-def _seat_of(seats: SeatMap, x: float, y: float) -> int | None:
+def seat_of(seats: SeatMap, x: float, y: float) -> int | None:
     """``seats.seat_of``, faster for maps by polygons (on the edge counts as inside)."""
     if not seats.polygons:
         return seats.seat_of(x, y)
@@ -733,7 +733,7 @@ def _seat_of(seats: SeatMap, x: float, y: float) -> int | None:
     return None
 
 
-def _edge_distance(seats: SeatMap, x: float, y: float) -> float:
+def edge_distance(seats: SeatMap, x: float, y: float) -> float:
     """Distance in pixels from (x, y) to the nearest edge of a seat zone."""
     if seats.polygons:
         return min(abs(cv2.pointPolygonTest(poly, (x, y), True)) for poly in _polygons(seats))
