@@ -49,7 +49,7 @@ from companion.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, 
 from tests import engine_steps as steps
 from vision.readings import TessonReading
 from vision.sources import CameraUnavailable, FrameSource
-from vision.synthetic import BLACK_TESSON, WHITE_TESSON, Scene, tesson_scene
+from vision.synthetic import BLACK_TESSON, TESSON_BACK, WHITE_TESSON, Scene, tesson_scene
 from vision.tesson_net import read_tessons_net
 from vision.tessons import read_tessons
 
@@ -355,7 +355,6 @@ def test_the_public_record_of_a_camera_game_is_the_game_itself() -> None:
 
 # -- reading the frames ---------------------------------------------------------------------------
 
-BACK = (70, 100, 175)  # the back of a tesson, face down: terracotta, no white or black side
 REACH = 38  # pixels round a generated tesson's centre that cover it whole
 
 
@@ -365,7 +364,7 @@ def face_down(scene: Scene, seats: Iterable[int], image: np.ndarray | None = Non
     hidden = set(seats)
     for t in scene.tessons:
         if t.seat in hidden:
-            cv2.circle(out, (round(t.x), round(t.y)), REACH, BACK, -1, cv2.LINE_AA)
+            cv2.circle(out, (round(t.x), round(t.y)), REACH, TESSON_BACK, -1, cv2.LINE_AA)
     return out
 
 

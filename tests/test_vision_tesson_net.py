@@ -23,7 +23,7 @@ import pytest
 
 from vision.readings import CONFIRM_BELOW, TessonReading, UnreadableFrame
 from vision.seats import SeatMap
-from vision.synthetic import TessonScene, tesson_scene, wild_tesson_knobs
+from vision.synthetic import TESSON_BACK, TessonScene, tesson_scene, wild_tesson_knobs
 from vision.tesson_net import SIDES, read_tessons_net
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,11 +32,6 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from vision_scenes import evaluate_tessons  # type: ignore[import-not-found]  # noqa: E402
 
 HELD_OUT = range(1_000_000, 1_000_008)  # never trained or tuned on
-BACK = (
-    70,
-    100,
-    175,
-)  # a tesson's back, face down (terracotta), as tests/test_ostrakon_camera_votes
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +81,7 @@ def test_a_tesson_face_down_or_under_a_hand_is_not_read(scenes: list[TessonScene
     image = scene.image.copy()
     hidden = scene.tessons[::2]
     for t in hidden:
-        cv2.circle(image, (round(t.x), round(t.y)), round(scene.card_width * 0.9), BACK, -1)
+        cv2.circle(image, (round(t.x), round(t.y)), round(scene.card_width * 0.9), TESSON_BACK, -1)
     found = read_tessons_net(image, scene.seats)
     for t in hidden:
         assert all(math.hypot(r.x - t.x, r.y - t.y) > 20 for r in found)

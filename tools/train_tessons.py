@@ -49,7 +49,7 @@ from vision_scenes import evaluate_tessons  # type: ignore[import-not-found]  # 
 
 from vision.readings import TessonReading  # noqa: E402
 from vision.seats import SeatMap  # noqa: E402
-from vision.synthetic import TessonScene, tesson_scene, wild_tesson_knobs  # noqa: E402
+from vision.synthetic import TESSON_BACK, TessonScene, tesson_scene, wild_tesson_knobs  # noqa: E402
 from vision.synthetic_cards import card_size  # noqa: E402
 from vision.tesson_net import (  # noqa: E402
     OUTPUTS,
@@ -99,7 +99,6 @@ def _render(args: tuple[Path, int]) -> None:
     os.replace(tmp, js)
 
 
-BACK = (70, 100, 175)  # a tesson's back, face down (BGR terracotta, as the Ostrakon tests lay it)
 SKIN = (120, 150, 205)  # a hand hiding a tesson (BGR)
 
 
@@ -121,9 +120,11 @@ def hide_some(
             continue
         hand = rng.random() < 0.3
         reach = size * (0.9 if printed[i] else 0.65) * rng.uniform(1.0, 1.2)
-        axes = (reach * rng.uniform(1.3, 1.8), reach * rng.uniform(1.0, 1.2)) if hand else (
-            reach, reach * rng.uniform(1.0, 1.15))  # fmt: skip
-        colour = np.array(SKIN if hand else BACK, np.float64) * rng.uniform(0.55, 1.25)
+        if hand:
+            axes = (reach * rng.uniform(1.3, 1.8), reach * rng.uniform(1.0, 1.2))
+        else:
+            axes = (reach, reach * rng.uniform(1.0, 1.15))
+        colour = np.array(SKIN if hand else TESSON_BACK, np.float64) * rng.uniform(0.55, 1.25)
         colour *= np.exp(rng.normal(0, 0.08, 3))
         centre = (round(x + rng.normal(0, 0.05 * size)), round(y + rng.normal(0, 0.05 * size)))
         size_px = (max(1, round(axes[0])), max(1, round(axes[1])))

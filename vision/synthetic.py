@@ -74,6 +74,7 @@ WOOD_LIGHT = (92, 142, 188)
 WOOD_DARK = (52, 92, 140)
 WHITE_TESSON = (222, 226, 228)
 BLACK_TESSON = (30, 30, 32)
+TESSON_BACK = (70, 100, 175)  # a tesson face down: terracotta, neither white nor black
 
 TABLES = ("felt", "wood", "dark", "photo")
 CUBE_TABLES = (*TABLES, *effects.WIDE_TABLES)
