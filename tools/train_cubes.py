@@ -12,13 +12,13 @@ Data: generated scenes only (``vision.synthetic``): scene ``seed`` is
 ``cube_scene(seed, 8 + seed % 17, **wild_cube_knobs(seed))``, a random real table (table,
 light, colour temperature, white balance, exposure, camera height, lens, blur, JPEG, faded or
 glossy plastics, hands, cups, markers, leaning cubes) with 8-24 cubes. Training uses seeds
-``0 .. --scenes-1`` (2,400; all below ``VAL_SEEDS``); ``vision.cube_net.DETECT_AT`` and
-``SURE_AT`` are chosen on ``VAL_SEEDS`` (49,800-49,999, never trained on). Seeds from
-``HELD_OUT`` (1,000,000) on are for the honest figures only (``--evaluate``, beside
-``vision.cubes.read_cubes``): nothing is trained or tuned on them. Blender renders
-(``--renders``, ``tools/render/truth.py``) are another source never trained on. The scenes are
-rendered once into ``--cache`` (a PNG and a JSON of the truth per seed, about 1 MB per
-scene; about 1.7 s per scene on one busy core).
+``0 .. --scenes-1`` (2,400 by default, 5,847 for the shipped model; all below ``VAL_SEEDS``);
+``vision.cube_net.DETECT_AT`` and ``SURE_AT`` are chosen on ``VAL_SEEDS`` (49,800-49,999,
+never trained on). Seeds from ``HELD_OUT`` (1,000,000) on are for the honest figures only
+(``--evaluate``, beside ``vision.cubes.read_cubes``): nothing is trained or tuned on them.
+Blender renders (``--renders``, ``tools/render/truth.py``) are another source never trained on.
+The scenes are rendered once into ``--cache`` (a PNG and a JSON of the truth per seed,
+about 1 MB per scene; about 1.7 s per scene on one busy core).
 
 Model (``CubeNet``, 117 k weights): CenterNet-style, fully convolutional, stride 4. Input = the
 image at the working scale (``vision.cube_net.WORK_SHORT_SIDE``) rearranged into 4×4 cells (48
@@ -51,7 +51,10 @@ its outputs, working scale, sizes, targets and loss); ``CUBES`` is this one's, a
 Seeds are fixed (torch's CPU kernels may still differ in the last digits between runs).
 ``--threads`` (default 1) is torch's CPU threads; ``--workers`` (default 1) processes cut and
 augment the crops beside the training. On this machine's 2 cores, shared with another training,
-the shipped model's run took 66 minutes of steps (plus 1.5 to load the cache and 3 to mine).
+run 5 took 66 minutes of steps (plus 1.5 to load the cache and 3 to mine). ``--seconds`` trains
+for that much wall clock instead of ``--steps`` (the learning rate follows the clock) and
+``--device cuda`` on a GPU: ``tools/train_on_gpu.sh`` trained the shipped model (run 6) so, in
+280 s on one H100 with 15 processes cutting crops (docs/vision/cube_net.md).
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -200,17 +204,18 @@ def _read(path: Path) -> np.ndarray:
     return image
 
 
+def _load(js: Path) -> Frame:
+    data = json.loads(js.read_text())
+    dice = np.array(data["dice"], np.float32).reshape(-1, 6)
+    image = _read(js.with_suffix(".png"))
+    return image, dice, 2.0 if data["knobs"]["table"] in BUSY_TABLES else 1.0
+
+
 def load_cache(cache: Path, seeds: range) -> list[Frame]:
-    frames = []
-    for seed in seeds:
-        js = cache / f"{seed:06d}.json"
-        if not js.exists():
-            continue
-        data = json.loads(js.read_text())
-        dice = np.array(data["dice"], np.float32).reshape(-1, 6)
-        image = _read(cache / f"{seed:06d}.png")
-        frames.append((image, dice, 2.0 if data["knobs"]["table"] in BUSY_TABLES else 1.0))
-    return frames
+    """The cached scenes of ``seeds`` (those rendered), read by 8 threads."""
+    found = [cache / f"{seed:06d}.json" for seed in seeds]
+    with ThreadPoolExecutor(8) as pool:
+        return list(pool.map(_load, [js for js in found if js.exists()]))
 
 
 class Sampler:
@@ -358,9 +363,13 @@ class Crops(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
                 img, dice = sampler.sample()
                 images.append(img)
                 parts.append(self.task.targets(dice, self.crop))
-            x = torch.from_numpy(np.stack(images)).permute(0, 3, 1, 2).float() / 255.0
-            yield (space_to_depth(x.contiguous()),
+            yield (torch.from_numpy(np.stack(images)),
                    *(torch.from_numpy(np.stack(p)) for p in zip(*parts, strict=True)))  # fmt: skip
+
+
+def cells(crops: torch.Tensor) -> torch.Tensor:
+    """A batch of uint8 crops (N×H×W×3, BGR) as the network's input (N×48×H/4×W/4)."""
+    return space_to_depth(crops.permute(0, 3, 1, 2).float().div(255.0).contiguous())
 
 
 def focal(logits: torch.Tensor, heat: torch.Tensor) -> torch.Tensor:
@@ -422,61 +431,98 @@ CUBES = Task(OUTPUTS, WORK_SHORT_SIDE, (9.0, 55.0), True, targets, loss_fn, (7, 
 # --- training, export, evaluation --------------------------------------------------------------
 
 
+def one_cycle(share: float, peak: float) -> float:
+    """The learning rate at ``share`` of the run: torch's ``OneCycleLR`` (cosine, 5 % warm-up
+    from ``peak`` / 25, down to ``peak`` / 250,000)."""
+    low, last = peak / 25, peak / 25 / 1e4
+    if share < 0.05:
+        return peak + (low - peak) / 2 * (1 + math.cos(math.pi * share / 0.05))
+    share = min(1.0, (share - 0.05) / 0.95)
+    return last + (peak - last) / 2 * (1 + math.cos(math.pi * share))
+
+
+class Progress:
+    """How far the run is: ``--steps`` steps, or with ``--seconds``, that many seconds of
+    wall clock (the mining included) however many steps they hold."""
+
+    def __init__(self, steps: int, seconds: float | None) -> None:
+        self.steps, self.seconds = steps, seconds
+        self.step, self.t0 = 0, time.time()
+
+    def share(self) -> float:
+        if self.seconds:
+            return (time.time() - self.t0) / self.seconds
+        return self.step / self.steps
+
+    def __str__(self) -> str:
+        total = "" if self.seconds else f"/{self.steps}"
+        return f"step {self.step}{total} ({time.time() - self.t0:.0f} s)"
+
+
 def train(frames: list[Frame], args: argparse.Namespace, task: Task = CUBES) -> CubeNet:
-    """``--steps`` steps; at each share of them in ``--mine-at``, the model's false detections
-    on ``--mine`` training scenes are mined and a share of the later crops is centred on them
-    (patterned cloth, mirror images on a glossy table, a marker's squares, shadows)."""
+    """``--steps`` steps (or ``--seconds``); at each share of the run in ``--mine-at``, the
+    model's false detections on ``--mine`` training scenes are mined and a share of the later
+    crops is centred on them (patterned cloth, mirror images on a glossy table, a marker's
+    squares, shadows). On ``--device`` (cpu, or cuda where there is a GPU)."""
     torch.manual_seed(args.seed)
-    model = CubeNet(outputs=task.outputs)
-    print(f"CubeNet: {sum(p.numel() for p in model.parameters()):,} weights")
+    model = CubeNet(outputs=task.outputs).to(args.device)
+    print(f"CubeNet: {sum(p.numel() for p in model.parameters()):,} weights, on {args.device}")
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, args.lr, total_steps=args.steps, pct_start=0.05
-    )
-    bounds = [round(f * args.steps) for f in (args.mine_at if args.mine else [])]
-    bounds = [0, *bounds, args.steps]
+    bounds = [0.0, *(args.mine_at if args.mine else []), 1.0]
     mistakes: Mistakes = []
-    t0 = time.time()
-    for round_, (first, last) in enumerate(itertools.pairwise(bounds)):
+    progress = Progress(args.steps, args.seconds)
+    for round_, until in enumerate(bounds[1:]):
         if round_:
-            mistakes += mine(model, frames, args.mine, round_ - 1, task)
-        _fit(model, opt, sched, frames, mistakes, args, range(first + 1, last + 1), t0, task)
-    return model.eval()
+            mistakes += mine(model, frames, args.mine, round_ - 1, task, args.device)
+        _fit(model, opt, frames, mistakes, args, progress, until, task)
+    print(f"  trained: {progress}", flush=True)
+    return model.cpu().eval()
 
 
 def _fit(
     model: CubeNet,
     opt: torch.optim.Optimizer,
-    sched: torch.optim.lr_scheduler.LRScheduler,
     frames: list[Frame],
     mistakes: Mistakes,
     args: argparse.Namespace,
-    steps: range,
-    t0: float,
+    progress: Progress,
+    until: float,
     task: Task,
 ) -> None:
+    """Steps until ``progress`` reaches the share ``until`` of the run."""
     data = torch.utils.data.DataLoader(
-        Crops(frames, args.seed + steps.start, args.batch, args.crop, mistakes, task),
+        Crops(frames, args.seed + progress.step, args.batch, args.crop, mistakes, task),
         batch_size=None,
         num_workers=args.workers,
         prefetch_factor=4 if args.workers else None,
+        pin_memory=args.device != "cpu",
     )
     model.train()
     running = 0.0
-    for step, (x, *tg) in zip(steps, data, strict=False):
-        loss = task.loss(model(x), *tg)
+    for first, (crops, *tg) in enumerate(data):
+        share = progress.share()
+        if share >= until:
+            break
+        for group in opt.param_groups:
+            group["lr"] = one_cycle(share, args.lr)
+        x = cells(crops.to(args.device, non_blocking=True))
+        loss = task.loss(model(x), *(t.to(args.device, non_blocking=True) for t in tg))
         opt.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         opt.step()
-        sched.step()
-        running = 0.98 * running + 0.02 * loss.item() if step > steps.start else loss.item()
-        if step % 200 == 0 or step == args.steps:
-            print(f"  step {step}/{args.steps} loss {running:.3f} ({time.time() - t0:.0f} s)",
-                  flush=True)  # fmt: skip
+        progress.step += 1
+        running = 0.98 * running + 0.02 * loss.item() if first else loss.item()
+        if progress.step % 200 == 0:
+            print(f"  {progress} loss {running:.3f}", flush=True)
 
 
 def mine(
-    model: CubeNet, frames: list[Frame], count: int, offset: int = 0, task: Task = CUBES
+    model: CubeNet,
+    frames: list[Frame],
+    count: int,
+    offset: int = 0,
+    task: Task = CUBES,
+    device: str = "cpu",
 ) -> Mistakes:
     """The model's detections (heat peak > 0.3, decoded as ``vision.cube_net`` does) on
     ``count`` training scenes, evenly spread (from the ``offset``-th), that are not within
@@ -491,7 +537,7 @@ def mine(
         work, scale = working_image(image, task.work_side)
         x = torch.from_numpy(work).permute(2, 0, 1)[None].float() / 255.0
         with torch.no_grad():
-            res = model(space_to_depth(x.contiguous()))[0].numpy()
+            res = model(space_to_depth(x.contiguous()).to(device))[0].cpu().numpy()
         heat = 1.0 / (1.0 + np.exp(-res[0]))
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > 0.3)
         ys, xs = np.nonzero(peaks)
@@ -701,6 +747,8 @@ def training_arguments(
     ap.add_argument("--mine", type=int, default=300, help="scenes mined for false detections")
     ap.add_argument("--mine-at", type=float, nargs="*", default=mine_at,
                     help="when to mine, as shares of the steps")  # fmt: skip
+    ap.add_argument("--seconds", type=float, help="train this long (wall clock), not --steps")
+    ap.add_argument("--device", default="cpu", help="torch's device: cpu, or cuda on a GPU")
     ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
     ap.add_argument("--val", type=int, default=val, help="validation scenes for the sweep")
