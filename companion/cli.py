@@ -19,7 +19,16 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the companion (simulated buttons when not on a Pi)")
-    serve.add_argument("--host", help="address to listen on (default from config: 127.0.0.1)")
+    listen = serve.add_mutually_exclusive_group()
+    listen.add_argument("--host", help="address to listen on (default from config: 127.0.0.1)")
+    listen.add_argument(
+        "--lan",
+        action="store_const",
+        const="0.0.0.0",
+        dest="host",
+        help="listen on the local network (0.0.0.0), so that phones on the same Wi-Fi can open "
+        "the page",
+    )
     serve.add_argument("--port", type=int, help="port to listen on (default from config: 5000)")
     serve.add_argument("--config", type=Path, help="TOML config file (see companion.example.toml)")
 
@@ -149,6 +158,11 @@ def _serve(args: argparse.Namespace) -> int:
         lines.append("No network address yet: connect to the network for phones to open the page")
     elif not page.local_only:
         lines.append(f"Phones open {page.url(page.address)} (and its .local name, once published)")
+    else:
+        lines.append(
+            "Phones cannot open this page: it listens on this computer only. To let phones in, "
+            "start it with ./scripts/serve.sh --lan (companion serve --lan)"
+        )
     if not companion.lock.generated:
         lines.append("Host PIN: the one set in the config ([host] pin)")
     elif sys.stdout.isatty():  # the host's own terminal; never a log (systemd's journal)

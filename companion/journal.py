@@ -41,6 +41,12 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     opened INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
 );
+CREATE TABLE IF NOT EXISTS threads (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    version INTEGER NOT NULL,
+    narration TEXT NOT NULL,
+    pending TEXT NOT NULL
+);
 """
 PRIVATE = 0o600  # the journal holds seeds, votes and seat links: for the companion's user alone
 SIDE_FILES = ("-wal", "-shm", "-journal")
@@ -104,6 +110,17 @@ class GameEntry:
     seed: int = field(repr=False)  # secret: it tells every hidden deal (companion.chance)
     setup: dict[str, Any]  # the table around the game: names, language
     finished: bool
+
+
+@dataclass(frozen=True)
+class Thread:
+    """Where a game's table stood, for a restart to pick the thread up: the public narration
+    lines last shown, and the button input not yet made into an action (a squad half named),
+    as it stood after ``version`` actions. Public alone: the page showed all of it."""
+
+    version: int
+    narration: tuple[str, ...]
+    pending: Any  # the rules' own JSON of the pending input; None: none
 
 
 class Journal:
@@ -199,6 +216,35 @@ class Journal:
                     with contextlib.suppress(sqlite3.Error):  # a read-only disk may refuse it too
                         self._db.execute("ROLLBACK")
                 raise self._error(exc) from exc
+
+    def save_thread(self, game_id: int, thread: Thread) -> None:
+        """Keep ``thread`` as the game's thread, replacing the one kept before."""
+        self._write(
+            "INSERT OR REPLACE INTO threads (game_id, version, narration, pending) "
+            "VALUES (?, ?, ?, ?)",
+            (
+                game_id,
+                thread.version,
+                json.dumps(list(thread.narration), ensure_ascii=False),
+                json.dumps(thread.pending, sort_keys=True),
+            ),
+        )
+
+    def thread(self, game_id: int) -> Thread | None:
+        """The thread last kept for ``game_id``, or None (none kept, or unreadable)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT version, narration, pending FROM threads WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        try:
+            lines, pending = json.loads(row[1]), json.loads(row[2])
+        except (TypeError, ValueError):
+            return None
+        if not isinstance(lines, list):
+            return None
+        return Thread(int(row[0]), tuple(str(line) for line in lines), pending)
 
     def seat_tokens(self, game_id: int) -> dict[int, str]:
         with self._lock:

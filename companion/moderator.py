@@ -12,13 +12,14 @@ import functools
 import logging
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from companion.chance import RECORD_ONLY_OPTIONS, new_seed
 from companion.config import DEFAULT_PAUSES, NAME_LIMIT
+from companion.ending import ending, spoken
 from companion.game import (
     JSON,
     Action,
@@ -31,7 +32,7 @@ from companion.game import (
 from companion.games import game_for
 from companion.games.resistance import controls as resistance_controls
 from companion.games.sand import PauseHourglass, ResumeHourglass
-from companion.journal import GameEntry, Journal, JournalError
+from companion.journal import GameEntry, Journal, JournalError, Thread
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
@@ -43,6 +44,10 @@ log = logging.getLogger(__name__)
 
 NARRATION_KEPT = 12
 HOURGLASS_WARNINGS = (30, 10)  # seconds left when the voice warns the player to move
+REQUESTS_KEPT = 64  # the host page's last start requests remembered (one game per click)
+# options a rematch cannot take over: a secret chosen by hand that the end revealed (an Eleusis
+# rule typed or picked by the host); such a game is set up anew on the host page
+SECRET_CHOICES = frozenset({"rule", "rule_id"})
 
 
 class Voice(Protocol):
@@ -54,6 +59,13 @@ class Voice(Protocol):
         lang: str,
         then: Callable[[], None] | None = None,
     ) -> None: ...
+
+
+@runtime_checkable
+class Hushable(Protocol):
+    """A voice that can drop what it has queued (the narrator): a replaced game says no more."""
+
+    def hush(self) -> None: ...
 
 
 class Lights(Protocol):
@@ -108,6 +120,12 @@ class GameRules:
     companion_move: Callable[[Any], Action | None] | None = None
     # the move awaited under an hourglass now, if any
     timed_move: Callable[[Any], Timed | None] = lambda state: None
+    # what is awaited now (state, pending input), said again after a restart: public events
+    awaiting: Callable[[Any, Any], list[Event]] = lambda state, pending: []
+    # the pending input as JSON for the journal (public: it was said aloud), and back; a
+    # restart keeps it (a squad half named). None: the input is not kept
+    keep_input: Callable[[Any], Any] = lambda pending: None
+    restore_input: Callable[[Any], Any] | None = None
 
 
 def _resistance_rules() -> GameRules:
@@ -122,6 +140,9 @@ def _resistance_rules() -> GameRules:
         end_opening=EndNight,
         introduce=Resistance().opening_events,
         show_input=resistance_controls.Nomination.to_json,
+        awaiting=resistance_controls.awaiting,
+        keep_input=resistance_controls.Nomination.to_json,
+        restore_input=resistance_controls.Nomination.from_json,
     )
 
 
@@ -227,6 +248,8 @@ def _ostrakon_rules() -> GameRules:
         end_opening=None,
         introduce=Ostrakon().opening_events,
         long_presses=True,  # a long press of A claims to be the disciple
+        keep_input=lambda naming: list(naming.named) if naming else None,
+        restore_input=lambda named: ostrakon_controls.Naming(tuple(int(s) for s in named)),
     )
 
 
@@ -256,6 +279,8 @@ class _Running:
     # actions that changed the public view: the snapshot's "version", which an action seen by
     # nobody (a vote changed before the reveal) must not move
     public_version: int = 0
+    # what the narrator said as the game ended (who won and why): the ending shows it
+    ending_said: tuple[str, ...] = ()
 
 
 def public_snapshot(
@@ -292,6 +317,10 @@ def public_snapshot(
         "hourglass": hourglass,
         "camera_lost": camera_lost,
         "phones": list(phones),  # the seats whose phone has opened its link
+        # once the game is over, and only then: who won and why, what the end reveals, a summary
+        "ending": None
+        if running is None
+        else ending(running.game, state, running.catalog, running.ending_said),
     }
 
 
@@ -328,7 +357,10 @@ class Table:
         self._notes: dict[int, str] = {}  # a refusal for one seat's own page alone
         self._sand: _Sand | None = None
         self._stopped = False
+        self._kept: tuple[int, Thread] | None = None  # the thread last journalled, and its game
         self.seat_links = SeatLinks(self.journal)
+        # the host page's start requests that started a game: key -> its journal id
+        self._requests: OrderedDict[str, int] = OrderedDict()
 
     # -- starting and resuming ----------------------------------------------------------------
 
@@ -339,8 +371,26 @@ class Table:
         names: Sequence[str] = (),
         language: str | None = None,
         seed: int | None = None,
-    ) -> None:
-        """Start a game. Raises IllegalAction (bad options) and leaves the table as it was."""
+        *,
+        replace: int | Literal["any"] | None = "any",
+        request: str | None = None,
+        links_from: int | None = None,
+    ) -> bool:
+        """Start a game. Raises IllegalAction (bad options or names) and leaves the table as it
+        was. The set-up is checked before anything else, so a refusal never ends a game.
+
+        ``replace`` guards a running, unfinished game: None refuses to end it
+        (``IllegalAction("game_running")``, naming it); its journal id ends it (an older game's
+        id, sent by a page that has not seen the newer one, is refused like None); "any" ends
+        whatever runs (the engine's own callers: tests, benchmarks). The game ended says
+        nothing more: what its narration had queued is dropped at once.
+
+        ``request`` is the host page's key for one click: a key that already started a game
+        starts nothing and returns False (a double click, a request sent again); True when a
+        game was started.
+
+        ``links_from``: a finished game whose seat links the new game takes over (a rematch:
+        each phone keeps its seat); otherwise, or if they are gone, new links are minted."""
         self._refuse_if_stopped()
         if seed is None:  # the table draws the seed: nobody may choose a hidden order
             for option in sorted(RECORD_ONLY_OPTIONS & set(options)):
@@ -355,8 +405,26 @@ class Table:
         setup = {"names": self._names(names, players, lang), "language": lang}
         catalog = Catalog(lang, setup["names"])
         with self._lock:
+            if request is not None and request in self._requests:
+                return False
+            ended = self._running
+            if ended is not None and ended.game.outcome(ended.state) is not None:
+                ended = None  # a finished game ends nothing by being replaced
+            if ended is not None and replace != "any" and replace != ended.entry.id:
+                raise IllegalAction(
+                    "game_running",
+                    game=ended.catalog.text(f"games.{ended.entry.title}"),
+                    id=ended.entry.id,
+                )
             entry = self.journal.start_game(title, game.options_json(state), seed, setup)
-            self.seat_links.mint(entry.id, players)  # the last game's links stop working
+            if request is not None:
+                self._requests[request] = entry.id
+                while len(self._requests) > REQUESTS_KEPT:
+                    self._requests.popitem(last=False)
+            if ended is not None and isinstance(self.voice, Hushable):
+                self.voice.hush()  # the abandoned game's night is not narrated on
+            if links_from is None or not self.seat_links.carry(links_from, entry.id, players):
+                self.seat_links.mint(entry.id, players)  # the last game's links stop working
             self._narration.clear()
             self._message = None
             self._picture = None
@@ -369,6 +437,35 @@ class Table:
             )
             running = _Running(entry, game, RULES[title](), state, catalog)
             self._take_over(running, started, introduce=True)
+            return True
+
+    def rematch(self, game_id: int, *, request: str | None = None) -> bool:
+        """The host's "play again": a new game of the finished game ``game_id`` (the table's
+        last), with its options, names and language, a new secret seed (a new deal), and its
+        seat links (each phone keeps its own seat, and only its own). Raises IllegalAction
+        when ``game_id`` is not the table's game or is not over. ``request`` as in
+        ``new_game``: the same key again starts nothing and returns False."""
+        with self._lock:
+            if request is not None and request in self._requests:
+                return False
+            running = self._running
+            if running is None or running.entry.id != game_id:
+                raise IllegalAction("rematch_not_last")
+            if running.game.outcome(running.state) is None:
+                raise IllegalAction("rematch_not_over")
+            entry = running.entry
+            for option in sorted(SECRET_CHOICES & set(entry.options)):
+                raise IllegalAction("rematch_secret_choice", option=option)
+            options = {k: v for k, v in entry.options.items() if k not in RECORD_ONLY_OPTIONS}
+            return self.new_game(
+                entry.title,
+                options,
+                list(running.catalog.names),
+                running.catalog.lang,
+                replace=None,
+                request=request,
+                links_from=game_id,
+            )
 
     def resume(self) -> bool:
         """Pick up the journal's last unfinished game, if any, replaying its actions."""
@@ -387,6 +484,7 @@ class Table:
             entry.setup.get("language", self.default_language), entry.setup.get("names", ())
         )
         resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
+        thread = self.journal.thread(entry.id) or Thread(len(actions), (), None)
         with self._lock:
             self.seat_links.load(entry.id)  # the phones' links survive the restart
             running = _Running(
@@ -398,27 +496,59 @@ class Table:
                 version=len(actions),
                 public_version=public_version,
             )
-            self._take_over(running, resumed)
+            self._take_over(running, resumed, thread=thread)
         return True
 
-    def _take_over(self, running: _Running, first_line: str, introduce: bool = False) -> None:
+    def _pick_up(self, running: _Running, thread: Thread) -> None:
+        """A restart picks up the thread: the narration the page showed comes back, and the
+        input half made (a squad half named) if no action was journalled after it."""
+        self._narration.clear()
+        self._narration.extend(thread.narration)
+        restore = running.rules.restore_input
+        if restore is None or thread.pending is None or thread.version != running.version:
+            return
+        try:
+            running.pending_input = restore(thread.pending)
+        except (TypeError, ValueError) as exc:
+            log.warning("the input half made before the restart is dropped: %s", exc)
+
+    def _take_over(
+        self,
+        running: _Running,
+        first_line: str,
+        introduce: bool = False,
+        thread: Thread | None = None,
+    ) -> None:
         """Make ``running`` the table's game, say ``first_line``, then either its opening script
-        or (for a new game without one, if ``introduce``) its starting situation."""
+        or (for a new game without one, if ``introduce``) its starting situation. A game
+        resumed after a restart picks up its ``thread`` and says what it awaits."""
         running.pending_input = running.rules.blank_input
+        if thread is not None:
+            self._pick_up(running, thread)
         self._running = running
         self._speak([first_line])
         if introduce and not running.rules.in_opening(running.state):
             self._announce(running.rules.introduce(running.state))
+        if thread is not None and not running.rules.in_opening(running.state):
+            self._announce(running.rules.awaiting(running.state, running.pending_input))
         self._refresh_lights()
         self._await_move()  # before publishing: the snapshot shows the hourglass now running
         self._publish()
         self._begin_opening()
 
     def _names(self, names: Sequence[str], players: int, lang: str) -> list[str]:
+        """The players' names: none given means the seats' own names; otherwise exactly one
+        per player, all different (ignoring case and spaces around), none too long."""
         given = [n.strip() for n in names if n.strip()]
+        if given and len(given) != players:
+            raise IllegalAction("names_count", given=len(given), players=players)
+        seen: dict[str, int] = {}
         for number, name in enumerate(given, start=1):
             if len(name) > NAME_LIMIT:
                 raise IllegalAction("name_too_long", limit=NAME_LIMIT, number=number)
+            twin = seen.setdefault(name.casefold(), number)
+            if twin != number:
+                raise IllegalAction("names_twice", name=name, first=twin, number=number)
         defaults = list(self.seat_names)
         fallback = Catalog(lang)
         out = []
@@ -451,12 +581,14 @@ class Table:
         paced: list[Line | Pause | Cue] = []
         for item in script:
             if isinstance(item, Line):  # shown on the page as it is spoken, not before
-                paced.append(Cue(functools.partial(self._shown, item.text)))
+                paced.append(Cue(functools.partial(self._shown, game_id, item.text)))
             paced.append(item)
         self.voice.script(paced, running.catalog.lang, then=done)
 
-    def _shown(self, line: str) -> None:
+    def _shown(self, game_id: int, line: str) -> None:
         with self._lock:
+            if self._running is None or self._running.entry.id != game_id:
+                return  # a replaced game's line, in the air as the new game began
             self._remember(line)
             self._publish()
 
@@ -479,7 +611,11 @@ class Table:
             if running.game.outcome(state) is not None:
                 self.journal.finish(running.entry.id)
                 self.seat_links.revoke()
-            self._announce(events)
+            said = self._announce(events)
+            if running.game.outcome(state) is not None:
+                running.ending_said = tuple(said)
+                end = ending(running.game, state, running.catalog, said)
+                self._speak(spoken(end, running.catalog) if end is not None else [])
             self._refresh_lights()
             self._await_move()  # before publishing: the snapshot shows the hourglass now running
             self._publish()
@@ -843,6 +979,7 @@ class Table:
             self._wake_private()
             return
         self._published = unchanged
+        self._keep_thread()
         self._revision += 1
         snap["revision"] = self._revision
         for listener in list(self._listeners):
@@ -850,6 +987,28 @@ class Table:
                 listener(snap)
             except Exception:
                 log.exception("a listener failed")
+
+    def _keep_thread(self) -> None:
+        """Journal what the page now shows of the thread (its narration, the squad half named)
+        when it has changed, for a restart to pick up. Public alone, like the page; derived,
+        not an action: a journal that cannot take it loses the thread, never a move."""
+        running = self._running
+        if running is None:
+            return
+        thread = Thread(
+            running.version,
+            tuple(self._narration),
+            running.rules.keep_input(running.pending_input),
+        )
+        kept = (running.entry.id, thread)
+        if kept == self._kept:
+            return
+        try:
+            self.journal.save_thread(running.entry.id, thread)
+        except JournalError as exc:
+            log.warning("the narration could not be kept for a restart: %s", exc)
+            return
+        self._kept = kept
 
     def _wake_private(self) -> None:
         for listener in list(self._private_listeners):

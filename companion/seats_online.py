@@ -4,7 +4,8 @@ When a game starts the table mints a token per seat (``secrets.token_urlsafe(24)
 the phone that opens ``/seat/<token>`` is that seat, first-class and mixable with button seats.
 The tokens are kept in the journal's SQLite, so a restart (``Table.resume``) keeps them valid.
 They are revoked when the game ends, when a new game starts, and when the host re-deals the
-links (all of them, or one seat's).
+links (all of them, or one seat's). A rematch of the game just ended (``Table.rematch``) takes its
+links over, seat for seat (``carry``): each phone keeps its own seat and no other.
 
 A link is shown to the host only until its seat's phone has opened it (``opened``, kept in the
 journal too): the host is usually a player, and a link is the seat's identity, vote and hand.
@@ -40,6 +41,9 @@ class SeatLinks:
         self._game_id: int | None = None
         self._tokens: dict[int, str] = {}
         self._opened: set[int] = set()
+        # the last finished game's links, kept (in memory only) until the next game starts: a
+        # rematch takes them over, so that each phone keeps its seat without scanning again
+        self._spent: tuple[int, dict[int, str], frozenset[int]] | None = None
 
     def mint(self, game_id: int, seats: int) -> dict[int, str]:
         """New tokens for every seat of ``game_id``; every earlier token stops working. Written
@@ -48,7 +52,22 @@ class SeatLinks:
         with self._lock:
             self._journal.save_seat_tokens(game_id, tokens)
             self._game_id, self._tokens, self._opened = game_id, tokens, set()
+            self._spent = None
         return dict(tokens)
+
+    def carry(self, finished: int, game_id: int, seats: int) -> bool:
+        """Give ``game_id`` (a rematch) the links the game ``finished`` had when it ended, seat
+        for seat, opened ones still opened: True if done; False (nothing changed) when they are
+        gone (another game began since, or a restart) or the seats differ."""
+        with self._lock:
+            spent = self._spent
+            if spent is None or spent[0] != finished or set(spent[1]) != set(range(seats)):
+                return False
+            _, tokens, opened = spent
+            self._journal.save_seat_tokens(game_id, tokens, opened)
+            self._game_id, self._tokens, self._opened = game_id, dict(tokens), set(opened)
+            self._spent = None
+            return True
 
     def redeal(self, seat: int) -> None:
         """A new link for ``seat`` alone (its old one stops working), not yet opened."""
@@ -77,11 +96,15 @@ class SeatLinks:
         opened = self._journal.opened_seats(game_id)
         with self._lock:
             self._game_id, self._tokens, self._opened = game_id, tokens, set(opened)
+            self._spent = None
 
     def revoke(self) -> None:
+        """The game has ended: its links open nothing now (a rematch may take them over)."""
         with self._lock:
-            game_id, self._game_id, self._tokens = self._game_id, None, {}
-            self._opened = set()
+            game_id, tokens = self._game_id, self._tokens
+            if game_id is not None:
+                self._spent = (game_id, tokens, frozenset(self._opened))
+            self._game_id, self._tokens, self._opened = None, {}, set()
         if game_id is not None:
             self._journal.save_seat_tokens(game_id, {})
 

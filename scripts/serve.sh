@@ -2,8 +2,17 @@
 # Set up and start the companion. On a laptop it runs in simulation (virtual button panel on the
 # host page); on a Raspberry Pi it uses the GPIO buttons. Arguments go to `companion serve`
 # (for example: --config companion.example.toml --port 8000).
+#
+# Phones: by default the page listens on this computer only (127.0.0.1). To let the phones at the
+# table in, on the same Wi-Fi: ./scripts/serve.sh --lan (listens on 0.0.0.0 and prints the address
+# phones open; the host page shows it as a QR code). SERVE_DRY_RUN=1 prints the command and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${SERVE_DRY_RUN:-}" = 1 ]; then
+  echo ".venv/bin/companion serve $*"
+  exit 0
+fi
 
 if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v aplay >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then

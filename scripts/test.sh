@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything the tests need, then the tests: on a fresh Debian machine with Python 3.11.
 # Installs espeak-ng, alsa-utils (aplay), chromium, chromium-driver, shellcheck and debootstrap
-# (apt), a virtual environment in .venv with the companion and its test extras, then runs ruff,
-# mypy and pytest.
+# (apt; nodejs and npm too where npm is missing), axe-core (npm, into .cache/axe), a virtual
+# environment in .venv with the companion and its test extras, then runs ruff, mypy and pytest.
 # Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,6 +14,7 @@ for pkg in espeak-ng alsa-utils chromium chromium-driver shellcheck debootstrap;
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 python3 -c "import ensurepip" 2>/dev/null || missing+=("python3-venv")
+command -v npm >/dev/null 2>&1 || missing+=("nodejs" "npm")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing ${missing[*]}..."
   $sudo apt-get update -qq
@@ -22,6 +23,15 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+
+# axe-core, injected into every page by tests/test_accessibility.py: the pinned npm package, in
+# .cache/axe (git-ignored), installed once.
+AXE_VERSION=4.14.1
+if ! grep -qs "\"version\": \"$AXE_VERSION\"" .cache/axe/node_modules/axe-core/package.json; then
+  echo "Installing axe-core $AXE_VERSION (npm)..."
+  mkdir -p .cache/axe
+  npm install --prefix .cache/axe --no-save --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
+fi
 
 echo "== ruff"; .venv/bin/ruff check .
 echo "== ruff format"; .venv/bin/ruff format --check --quiet .

@@ -18,6 +18,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import WebDriverWait
 from serving import WAIT, Server
 
@@ -110,6 +111,15 @@ def text(driver: WebDriver, element_id: str) -> str:
     return str(driver.find_element(By.ID, element_id).text)
 
 
+def secret(driver: WebDriver, element_id: str) -> str:
+    """The text of a part of a seat's secrets (its identity, vote, card, what it learned), as
+    its player sees it after tapping "Hold to see your secrets" (seat.js, Secrets): tapped only
+    when hidden, since a second tap hides them."""
+    if not driver.find_element(By.ID, "secret").is_displayed():
+        driver.find_element(By.ID, "reveal").click()
+    return text(driver, element_id)
+
+
 def open_page(driver: WebDriver, server: Server, path: str, new_window: bool = False) -> str:
     """Open a page (in a new window if asked), wait for its live stream, mark it, return it."""
     if new_window:
@@ -200,13 +210,22 @@ class Player:
         self.play(cards)
 
 
+def new_game_form(driver: WebDriver) -> WebElement:
+    """The host page's ``#new-game`` form, unfolded as a host does (it folds away during a
+    game: the page shows the moment first)."""
+    box = driver.find_element(By.ID, "setup-box")
+    if box.get_attribute("open") is None:
+        box.find_element(By.TAG_NAME, "summary").click()
+    return driver.find_element(By.ID, "new-game")
+
+
 def start_game_on_host(
     driver: WebDriver, names: Iterable[str], players: int = 5, language: str = "en"
 ) -> None:
     """Fill and submit the host page's ``#new-game`` form."""
     from selenium.webdriver.support.ui import Select
 
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "players")).select_by_visible_text(str(players))
     Select(form.find_element(By.NAME, "language")).select_by_value(language)
     box = form.find_element(By.NAME, "names")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from browser import BrowserMissing, chromium
 from selenium.webdriver.remote.webdriver import WebDriver
-from serving import Server, start_server
+from serving import Server, free_port, start_server, write_config
 
 
 @pytest.fixture
@@ -27,6 +28,25 @@ def driver(tmp_path: Path) -> Iterator[WebDriver]:
 def server(tmp_path: Path) -> Iterator[Server]:
     """A real ``companion serve`` on loopback, with the test config (tests/serving.py)."""
     running = start_server(tmp_path / "server")
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def lan_server(tmp_path: Path) -> Iterator[Server]:
+    """A real ``companion serve`` on every interface ([server] host = "0.0.0.0"), as with
+    ``./scripts/serve.sh --lan``: phones reach it. A .local name of its own, so that tests running
+    at once never answer for each other."""
+    config = write_config(tmp_path / "server")
+    name = f"companion-{secrets.token_hex(3)}"
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + f'\n[server]\nhost = "0.0.0.0"\n\n[network]\nname = "{name}"\n',
+        encoding="utf-8",
+    )
+    running = Server(config, free_port()).start()
     try:
         yield running
     finally:

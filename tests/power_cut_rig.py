@@ -216,6 +216,7 @@ class PowerCuts:
         players = self.rng.randint(fewest, most)
         options = {**self.rng.choice(setups), "players": players}
         body = {"game": title, "options": options, "names": NAMES[:players]}
+        body["replace"] = self.server.state()["game_id"]  # the last title's game, if unfinished
         status, snap = self.server.post("/api/games", body)
         assert status == 201, snap
         game_id = int(snap["game_id"])

@@ -29,6 +29,11 @@ PAUSES = {"intro": 4.0, "close_eyes": 2.5, "cylons_open": 6.0, "cylons_close": 2
 SAY = "resistance.say."
 
 
+def turn_over(rig: Any) -> str:
+    """At a game's end with identity cards dealt by hand, everyone turns theirs over."""
+    return str(rig.say("ending.turn_over"))
+
+
 class RecordingSpeech:
     """The project's Speech protocol, writing lines down. ``gate`` can hold a line in the air,
     like a long sentence being spoken."""
@@ -276,7 +281,7 @@ def test_the_colonials_win_with_three_successes(rig_for: Any) -> None:
     assert rig.state()["commander"] == 3
     said = round_of(rig, [3, 4], yes={0, 1, 2, 3, 4}, fails=set())
 
-    assert said[1:] == [rig.say(SAY + "colons_win")]
+    assert said[1:] == [rig.say(SAY + "colons_win"), turn_over(rig)]
     final = rig.state()
     assert final["phase"] == "over"
     assert final["outcome"] == {"winner": "colons", "reason": "three_successes"}
@@ -294,7 +299,7 @@ def test_the_cylons_win_with_three_failures_at_seven(rig_for: Any) -> None:
     rig.start()
 
     said = round_of(rig, [0, 1], yes={0, 1, 2, 3}, fails={1})
-    assert said[0] == "La mission 1 échoue : 1 réussite, 1 échec."
+    assert said[0] == "La mission 1 échoue\xa0: 1 réussite, 1 échec."
     round_of(rig, [1, 2, 3], yes={0, 1, 2, 3, 4, 5, 6}, fails={2})
 
     for seat in (2, 3, 4):  # the Commandant starts again with B once the squad is full
@@ -308,13 +313,13 @@ def test_the_cylons_win_with_three_failures_at_seven(rig_for: Any) -> None:
     assert said[1:3] == [rig.say(SAY + "mission_begins"), rig.say(SAY + "two_fails_needed")]
     press_off_squad(rig, 0)
     said = play(rig, fails={5})
-    assert said[0] == "La mission 4 est réussie : 3 réussites, 1 échec."
+    assert said[0] == "La mission 4 est réussie\xa0: 3 réussites, 1 échec."
     assert rig.state()["score"] == {"successes": 2, "failures": 2}
 
     said = round_of(rig, [0, 4, 5, 6], yes={0, 4, 5, 6, 1}, fails={5, 6})
 
-    assert said[0] == "La mission 5 échoue : 2 réussites, 2 échecs."
-    assert said[1:] == [rig.say(SAY + "cylons_win_missions")]
+    assert said[0] == "La mission 5 échoue\xa0: 2 réussites, 2 échecs."
+    assert said[1:] == [rig.say(SAY + "cylons_win_missions"), turn_over(rig)]
     final = rig.state()
     assert final["outcome"] == {"winner": "cylons", "reason": "three_failures"}
     assert final["score"] == {"successes": 2, "failures": 3}
@@ -350,7 +355,7 @@ def test_the_cylons_win_with_five_rejected_squads(rig_for: Any) -> None:
                 rig.say(SAY + "commander", commander=(commander + 1) % 6, mission=1, size=2),
             ]
 
-    assert said[1:] == [rig.say(SAY + "cylons_win_rejections")]
+    assert said[1:] == [rig.say(SAY + "cylons_win_rejections"), turn_over(rig)]
     final = rig.state()
     assert final["phase"] == "over"
     assert final["outcome"] == {"winner": "cylons", "reason": "five_rejections"}
@@ -380,7 +385,7 @@ def test_the_commandant_picks_the_missions_with_a_and_b(rig_for: Any) -> None:
     choose(rig, offers=[3, 4, 5], size=3)
     said = round_of(rig, [2, 3, 4], yes={2, 3, 4}, fails=set(), mission=5)
 
-    assert said[1:] == [rig.say(SAY + "colons_win")]
+    assert said[1:] == [rig.say(SAY + "colons_win"), turn_over(rig)]
     final = rig.state()
     assert final["order"] == [2, 1, 5]
     assert final["outcome"] == {"winner": "colons", "reason": "three_successes"}

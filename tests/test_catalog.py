@@ -119,3 +119,30 @@ def test_a_refused_rule_is_explained_without_quoting_it() -> None:
     )
     assert "rde" not in Catalog("fr").explain(refusal)
     assert "Colonne 9" in Catalog("fr").explain(refusal)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_one_use_plot_card_says_on_the_page_what_playing_it_does(lang: str) -> None:
+    """A Le Plan card kept for later is played from the page with a name to choose: the line
+    under it says what the choice does (web/static/plot.js), in the table's language."""
+    from companion.games.resistance.plot import CARDS, PlotKind
+
+    keys = Catalog.keys(lang)
+    for card, spec in CARDS.items():
+        if spec.kind is PlotKind.ONE_USE:
+            assert keys.get(f"ui.plot_use_{card.value}"), (lang, card)
+
+
+def test_french_elides_de_and_que_before_a_name_that_starts_with_a_vowel() -> None:
+    """« la carte Mission d'Ada », never « de Ada »; « de Ben » and « de Hugo » stay."""
+    names = ["Ada", "Ben", "Ève", "Hugo"]
+    french = Catalog("fr", names)
+    said = [french.text("resistance.plot.identity_on_page", viewer="Ben", seat=s) for s in range(4)]
+    assert [s.split("identité ")[1].split(" sur")[0] for s in said] == [
+        "d'Ada",
+        "de Ben",
+        "d'Ève",
+        "de Hugo",
+    ]
+    english = Catalog("en", names)
+    assert "of Ada" in english.text("resistance.plot.identity_on_page", viewer="Ben", seat=0)

@@ -164,8 +164,11 @@ def test_pins_held_by_another_program_fail_with_stop_the_service() -> None:
 def test_the_prompts_are_said_in_the_tables_language() -> None:
     config = dataclasses.replace(SEATS, language="fr")
     _, finger, _ = guided([4, 17, 27, 22, 3], config)
-    assert ("fr", "Place 2 (Bea) : appuyez sur B.") in finger.heard
-    assert ("fr", "Place 1 (Ada) : regardez votre voyant. Il clignote trois fois.") in finger.heard
+    assert ("fr", "Place 2 (Bea)\xa0: appuyez sur B.") in finger.heard
+    assert (
+        "fr",
+        "Place 1 (Ada)\xa0: regardez votre voyant. Il clignote trois fois.",
+    ) in finger.heard
     assert all(lang == "fr" for lang, _ in finger.heard)
 
 

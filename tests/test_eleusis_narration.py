@@ -238,7 +238,7 @@ def test_starting_cards_are_said_once_with_their_verdict() -> None:
         " the first player.",
         "Cy, your turn.",
     ]
-    assert heard("fr", events)[0] == "Carte de départ, 2 de pique : refusée."
+    assert heard("fr", events)[0] == "Carte de départ, 2 de pique\xa0: refusée."
 
 
 def test_a_series_is_said_with_its_cards_once_its_verdict_stands() -> None:
@@ -251,12 +251,12 @@ def test_a_series_is_said_with_its_cards_once_its_verdict_stands() -> None:
         "Ada, your turn.",
     ]
     assert heard("fr", events)[:2] == [
-        "Cy : dame de cœur, 10 de pique — refusées.",
+        "Cy\xa0: dame de cœur, 10 de pique — refusées.",
         "Cy pioche 4 cartes de pénalité.",
     ]
     _, events = play(state, PlayCards(0, cards("AH")))
     assert heard("en", events)[0] == "Ada: ace of hearts — accepted."
-    assert heard("fr", events)[0] == "Ada : as de cœur — acceptée."
+    assert heard("fr", events)[0] == "Ada\xa0: as de cœur — acceptée."
 
 
 def test_a_human_gods_verdict_is_awaited_then_said_by_its_effect() -> None:
@@ -287,7 +287,7 @@ def test_no_play_says_whether_the_player_could_play() -> None:
         "Cy could not play: the 8 cards shown go back into the deck, and Cy gets a new hand of 4."
     )
     assert heard("fr", events)[1] == (
-        "Cy ne pouvait pas jouer : les 8 cartes étalées retournent dans le paquet, et Cy reçoit"
+        "Cy ne pouvait pas jouer\xa0: les 8 cartes étalées retournent dans le paquet, et Cy reçoit"
         " une nouvelle main de 4."
     )
 
@@ -315,7 +315,7 @@ def test_the_prophet_rises_judges_and_falls_aloud() -> None:
         "Cy draws 4 penalty cards.",
         "Bea, your turn.",
     ]
-    assert heard("fr", events)[1] == "Dieu infirme le verdict du prophète, Cy !"
+    assert heard("fr", events)[1] == "Dieu infirme le verdict du prophète, Cy\xa0!"
 
 
 def test_penalties_are_counts_even_when_the_deck_runs_short() -> None:
@@ -343,10 +343,10 @@ def test_the_end_says_why_the_scores_the_winner_and_then_the_rule() -> None:
         "The rule was: card is red.",
     ]
     assert heard("fr", events)[1:] == [
-        "Un joueur n'a plus de cartes : la partie est terminée.",
-        "Scores : Ada 0 et Bea 1.",
-        "Bea gagne !",
-        "La règle était : card is red.",
+        "Un joueur n'a plus de cartes\xa0: la partie est terminée.",
+        "Scores\xa0: Ada 0 et Bea 1.",
+        "Bea gagne\xa0!",
+        "La règle était\xa0: card is red.",
     ]
 
 

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from browser import (
     assert_not_reloaded,
+    new_game_form,
     open_page,
     revision,
     wait,
@@ -167,7 +168,7 @@ def test_the_host_checks_a_typed_rule_sees_its_faulty_column_and_the_page_forget
     """The rule is typed in a password field: the checker marks the column of a mistake without
     showing the text; once the game has started, the field is empty and the rule on no page."""
     open_page(driver, server, "/host")
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "game")).select_by_value("eleusis")
     Select(form.find_element(By.NAME, "el_players")).select_by_visible_text("2")
     Select(form.find_element(By.NAME, "el_rule_source")).select_by_value("typed")
@@ -357,7 +358,7 @@ def start_with_human_god(driver: WebDriver, server: Server, cards: str) -> dict[
     """The host's form: five seats, God at the first, ``cards``. God types the rule in the checker
     (it is fit), which reads it and forgets it: the game starts without it."""
     open_page(driver, server, "/host")
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "game")).select_by_value("eleusis")
     Select(form.find_element(By.NAME, "el_players")).select_by_visible_text("5")
     Select(form.find_element(By.NAME, "el_god")).select_by_value("human")

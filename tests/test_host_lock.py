@@ -169,13 +169,19 @@ def a_turn_paused(companion: Companion) -> None:
 
 
 HOST_ROUTES = [
-    Route("POST", "/api/games", {"game": "ostrakon", "options": {"players": 5}}, resistance),
+    # ends the prepared game (the journal's first) on purpose: a new one over it is confirmed
+    Route(
+        "POST",
+        "/api/games",
+        {"game": "ostrakon", "options": {"players": 5}, "replace": 1},
+        resistance,
+    ),
     Route("POST", "/api/press", {"seat": 0, "button": "A"}, resistance),
     Route("POST", "/api/act", {"kind": "vote", "seat": 0, "white": True}, ostrakon_asked),
     Route("POST", "/api/throw/read", {}, oraklos),
     Route("POST", "/api/tessons/read", {}, ostrakon_laid),
     Route("GET", "/api/record", None, resistance),
-    Route("POST", "/api/host/seats/redeal", {}, resistance),  # new links for the phones' seats
+    Route("POST", "/api/host/seats/redeal", {"confirm": True}, resistance),  # every seat's link
     Route("POST", "/api/host/seats/1/redeal", {}, resistance),  # a new link for one seat
     Route("GET", "/api/host/seats", None, resistance),  # the seats' links: each one is a seat
     Route("POST", "/api/dice/read", {}, game_night),  # the generated camera throws pip dice

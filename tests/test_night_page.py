@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import assert_not_reloaded, open_page, revision, text, wait, wait_live
+from browser import assert_not_reloaded, new_game_form, open_page, revision, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -44,7 +44,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def start_on_host(driver: WebDriver, players: int = 3, language: str = "en", **fields: str) -> None:
     """Fill the host page's form for game night (``fields``: its gn_* inputs) and press Start."""
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "game")).select_by_value("night")
     Select(form.find_element(By.NAME, "language")).select_by_value(language)
     Select(form.find_element(By.NAME, "gn_players")).select_by_visible_text(str(players))

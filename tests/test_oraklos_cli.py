@@ -114,7 +114,7 @@ def test_check_gives_the_reason_in_french(crowded: Path) -> None:
     result = companion("check", crowded, "0", "1", "2", "3", "--lang", "fr")
 
     assert result.returncode == 1
-    assert result.stdout == "Le cœur n'est pas pur : le dé bleu 4 est à l'intérieur.\n"
+    assert result.stdout == "Le cœur n'est pas pur\xa0: le dé bleu 4 est à l'intérieur.\n"
 
 
 def test_check_names_a_die_showing_its_hole(square: Path) -> None:
@@ -123,7 +123,7 @@ def test_check_names_a_die_showing_its_hole(square: Path) -> None:
 
     assert (english.returncode, french.returncode) == (1, 1)
     assert english.stdout == "Holes are profane: the blue die 4 shows its hole.\n"
-    assert french.stdout == "Les trous sont profanes : le dé bleu 4 montre son trou.\n"
+    assert french.stdout == "Les trous sont profanes\xa0: le dé bleu 4 montre son trou.\n"
 
 
 def test_check_reads_out_the_colours_of_a_wrong_card_order(square: Path) -> None:
@@ -136,8 +136,8 @@ def test_check_reads_out_the_colours_of_a_wrong_card_order(square: Path) -> None
         "the card reads red, black, blue and yellow.\n"
     )
     assert french.stdout == (
-        "Ce n'est pas l'ordre de la carte : dans le sens des aiguilles d'une montre, ces dés "
-        "donnent rouge, jaune, bleu et noir ; la carte donne rouge, noir, bleu et jaune.\n"
+        "Ce n'est pas l'ordre de la carte\xa0: dans le sens des aiguilles d'une montre, ces dés "
+        "donnent rouge, jaune, bleu et noir\xa0; la carte donne rouge, noir, bleu et jaune.\n"
     )
 
 
@@ -151,7 +151,7 @@ def test_check_json_gives_the_verdict_with_its_rule_and_sentence(crowded: Path) 
         "code": "die_inside",
         "params": {"die": 4, "die_color": "blue"},
         "prediction": None,
-        "text": "Le cœur n'est pas pur : le dé bleu 4 est à l'intérieur.",
+        "text": "Le cœur n'est pas pur\xa0: le dé bleu 4 est à l'intérieur.",
     }
 
 

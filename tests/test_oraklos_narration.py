@@ -120,7 +120,7 @@ def test_a_claim_checked_on_the_card_says_which_dice() -> None:
         "This card has a true prediction: dice 0, 1, 2 and 3.",
         "Ada wins 3 points: score 3.",
     ]
-    assert say("fr", result)[1] == "Ada gagne 3 points : score 3."
+    assert say("fr", result)[1] == "Ada gagne 3 points\xa0: score 3."
     lined, _ = play(
         give(GAME.new({"players": 2, "fills": "unseen", "claims": "card"}, 11), 0, RYBK),
         ThrowDice.of(in_a_line(Pool.each(4))),
@@ -155,7 +155,9 @@ def test_a_misread_throw_is_said_with_what_to_check() -> None:
         "15 dice on the table, 0 holes up.",
         "Check the reading: 4 red dice expected, 3 seen.",
     ]
-    assert say("fr", thrown)[1] == ("Vérifiez la lecture : 4 dés de couleur rouge attendus, 3 vus.")
+    assert say("fr", thrown)[1] == (
+        "Vérifiez la lecture\xa0: 4 dés de couleur rouge attendus, 3 vus."
+    )
     _, events = play(state, AddDie(dice[0]))
     assert say("en", events[0]) == [
         "A red die added: 16 dice now.",
@@ -175,4 +177,4 @@ def test_the_winners_are_named() -> None:
     two = Event("game_over", {"winners": [0, 2], "scores": [10, 3, 10], "winner": "0,2"})
     assert say("en", one) == ["Bea wins with 11 points!"]
     assert say("en", two) == ["Ada and Cy share the victory with 10 points!"]
-    assert say("fr", two) == ["Ada et Cy partagent la victoire avec 10 points !"]
+    assert say("fr", two) == ["Ada et Cy partagent la victoire avec 10 points\xa0!"]

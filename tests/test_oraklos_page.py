@@ -17,7 +17,7 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from browser import assert_not_reloaded, open_page, text, wait
+from browser import assert_not_reloaded, new_game_form, open_page, text, wait
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -48,7 +48,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def start_oraklos(driver: WebDriver, players: int = 3, mode: str = "junior") -> None:
     """Fill the host page's form for Oraklos and press Start."""
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "game")).select_by_value("oraklos")
     Select(form.find_element(By.NAME, "oraklos_players")).select_by_visible_text(str(players))
     Select(form.find_element(By.NAME, "mode")).select_by_value(mode)
@@ -287,13 +287,13 @@ def test_the_public_page_shows_the_board_and_no_host_control(
 
 def test_an_oraklos_game_in_french_shows_french_words(server: Server, driver: WebDriver) -> None:
     open_page(driver, server, "/host")
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "language")).select_by_value("fr")
     start_oraklos(driver)
     wait(driver, lambda d: text(d, "o-phase") == "Le lancer", "the French throw phase")
     assert text(driver, "o-read") == "Lire le lancer"
     card = driver.find_element(By.CSS_SELECTOR, "#o-seats .wish-card")
-    assert card.get_attribute("title").startswith("carte souhait : ")
+    assert card.get_attribute("title").startswith("carte souhait\xa0: ")
 
 
 def test_when_the_camera_stops_the_host_enters_the_throw_by_hand(

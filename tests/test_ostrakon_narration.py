@@ -213,7 +213,7 @@ def test_each_turn_gives_the_calendar_the_sun_the_subject_and_what_comes_next() 
     ]
     assert lines(Catalog("fr", NAMES), turn_event()) == [
         "Jour 2 sur 5. Le Soleil brille sur la case 7. Nausicaa pose la question, sur la mer. "
-        "Ensuite : un sujet libre, pour Malia."
+        "Ensuite\xa0: un sujet libre, pour Malia."
     ]
 
 
@@ -243,7 +243,7 @@ def test_a_day_end_tells_the_moon_and_the_new_day_rule() -> None:
         "their tessons; then the asker may turn their own, unseen."
     ]
     assert lines(Catalog("fr", NAMES), ended) == [
-        "Le jour 2 est fini : la Lune couvre 2 lunes sur 5."
+        "Le jour 2 est fini\xa0: la Lune couvre 2 lunes sur 5."
     ]
 
 
@@ -268,13 +268,13 @@ def test_results_are_counts_and_a_move() -> None:
         "4 white, 3 black: Calippos moves forward 3 squares, to square 5."
     ]
     assert lines(fr, result_event()) == [
-        "4 blancs, 3 noirs : Calippos avance de 3 cases, jusqu'à la case 5."
+        "4 blancs, 3 noirs\xa0: Calippos avance de 3 cases, jusqu'à la case 5."
     ]
     assert lines(en, result_event(moved="under_sun", white=7, black=0)) == [
         "7 white, 0 black: Calippos goes under the Sun."
     ]
     assert lines(fr, result_event(moved="under_sun", white=1, black=6)) == [
-        "1 blanc, 6 noirs : Calippos passe sous le Soleil."
+        "1 blanc, 6 noirs\xa0: Calippos passe sous le Soleil."
     ]
     assert lines(en, result_event(to=17, steps=1))[0].endswith(
         "moves forward 1 square, into the Temple of Wisdom!"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import assert_not_reloaded, log_in, revision, text, wait, wait_live
+from browser import assert_not_reloaded, log_in, new_game_form, revision, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -95,7 +95,7 @@ def start_ostrakon(
     driver: WebDriver, players: int = 5, language: str = "en", votes: str | None = None
 ) -> None:
     """Fill the host page's form for Ostrakon and press Start."""
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "game")).select_by_value("ostrakon")
     Select(form.find_element(By.NAME, "ostrakon_players")).select_by_visible_text(str(players))
     Select(form.find_element(By.NAME, "language")).select_by_value(language)

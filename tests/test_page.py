@@ -258,12 +258,15 @@ def test_an_open_page_follows_the_game_after_the_server_restarts(
         lambda d: d.execute_script("return document.body.dataset.live") == "no",
         "the page to notice the server is gone",
     )
+    banner = driver.find_element(By.ID, "connection")
+    assert banner.is_displayed() and "reconnecting" in banner.text  # said at once, not only dimmed
     server.start()
     wait(
         driver,
         lambda d: d.execute_script("return document.body.dataset.live") == "yes",
         "the page to reconnect",
     )
+    assert not banner.is_displayed()
     assert server.state()["revision"] < revision_before
     server.post("/api/press", {"seat": 3, "button": "B"})
     wait(

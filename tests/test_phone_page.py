@@ -7,7 +7,7 @@ Two phone seats vote alongside three button seats; the public page shows the rev
 from __future__ import annotations
 
 import pytest
-from browser import open_page, text, wait, wait_live
+from browser import open_page, secret, text, wait, wait_live
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -48,7 +48,8 @@ def test_two_phone_seats_vote_and_the_table_shows_the_result(
         status, view = server.visitor().get(api[len(server.url) :])
         assert status == 200
         side = view["private"]["identity"]
-        assert text(phone, "identity") == SIDES[side]
+        assert SIDES[side] not in phone.find_element(By.TAG_NAME, "body").text  # not in view
+        assert secret(phone, "identity") == SIDES[side]
     public = phones[1]
     public.switch_to.new_window("window")
     public.get(server.url + "/")
@@ -65,9 +66,9 @@ def test_two_phone_seats_vote_and_the_table_shows_the_result(
 
     phones[0].find_element(By.ID, "seat-A").click()
     phones[1].find_element(By.ID, "seat-B").click()
-    wait(phones[0], lambda d: "Your vote: yes" in text(d, "mine"), "seat 0's own vote")
-    wait(phones[1], lambda d: "Your vote: no" in text(d, "mine"), "seat 1's own vote")
-    assert "Your vote" not in text(phones[0], "mine").replace("Your vote: yes", "")
+    wait(phones[0], lambda d: "Your vote: yes" in secret(d, "mine"), "seat 0's own vote")
+    wait(phones[1], lambda d: "Your vote: no" in secret(d, "mine"), "seat 1's own vote")
+    assert "Your vote" not in secret(phones[0], "mine").replace("Your vote: yes", "")
     for seat in (2, 3, 4):
         server.press(seat, "A")
 
@@ -133,7 +134,7 @@ def test_a_plot_card_played_on_a_phone_shows_its_effect_on_that_phone_only(
         seats[2]["url"].replace("/seat/", "/api/seat/")[len(server.url) :] + "/state"
     )
     side = SIDES[starbuck["private"]["identity"]]
-    wait(roslin, lambda d: f"Starbuck is {side}" in text(d, "learned"), "what Roslin saw")
+    wait(roslin, lambda d: f"Starbuck is {side}" in secret(d, "learned"), "what Roslin saw")
     wait(
         driver,
         lambda d: "Roslin sees the identity of Starbuck" in text(d, "narration"),
@@ -141,6 +142,7 @@ def test_a_plot_card_played_on_a_phone_shows_its_effect_on_that_phone_only(
     )
     for page in (adama, driver):
         assert "Starbuck is" not in page.find_element(By.TAG_NAME, "body").text
+    secret(adama, "identity")  # his own secrets shown: still nothing learned
     assert not adama.find_element(By.ID, "learned-box").is_displayed()
 
     click_choice(driver, "plot-controls", "Keeping a Close Eye", "Apollo")
@@ -204,3 +206,26 @@ def test_phones_label_the_squad_naming_and_keep_the_result_once_their_links_are_
     wait(driver, lambda d: d.find_element(By.ID, "seat-links-spent").is_displayed(), "spent links")
     assert driver.find_elements(By.CSS_SELECTOR, "#seat-qr li") == []
     assert not driver.find_element(By.ID, "redeal").is_displayed()
+
+
+def test_the_commandants_b_says_what_it_does_step_out_while_named_start_again_when_full(
+    server: Server, driver: WebDriver
+) -> None:
+    """controls.py: a named player's B steps out, the Commandant's too while the squad is not
+    full; with a full squad the Commandant's B starts again. The phone's label says which."""
+    options = {"players": 5, "isolated_cylons": True}  # mission 1: a squad of 2
+    status, _ = server.post("/api/games", {"game": "resistance", "options": options})
+    assert status == 201
+    commander = server.state()["state"]["commander"]
+    _, seats = server.host().get("/api/host/seats")
+    driver.get(seats[commander]["url"])
+    wait_live(driver)
+    wait(driver, lambda d: button_label(d, "B") == "Start again", "nobody named yet")
+    server.press(commander, "A")
+    wait(driver, lambda d: button_label(d, "B") == "Step out", "named, not full")
+    server.press((commander + 1) % 5, "A")
+    wait(driver, lambda d: button_label(d, "A") == "Confirm the squad", "the squad full")
+    assert button_label(driver, "B") == "Start again"
+    server.press(commander, "B")
+    wait(driver, lambda d: button_label(d, "A") == "Join the squad", "the squad cleared")
+    assert server.state()["naming"]["members"] == []

@@ -170,7 +170,9 @@ def test_the_links_of_a_game_over_cannot_be_re_dealt(companion: Companion) -> No
     start(companion, {"players": 5, "isolated_cylons": True})
     three_failed_missions(companion)
     client = host(companion)
-    answer = client.post("/api/host/seats/redeal", json={}, headers={"X-CSRF-Token": client.csrf})
+    answer = client.post(
+        "/api/host/seats/redeal", json={"confirm": True}, headers={"X-CSRF-Token": client.csrf}
+    )
     assert answer.status_code == 409
     assert "The game is over" in answer.get_json()["error"]
     assert links(companion) == {}
@@ -423,7 +425,7 @@ def test_the_host_re_deals_the_links(companion: Companion) -> None:
     client = host(companion)
     answer = client.post(
         "/api/host/seats/redeal",
-        json={},
+        json={"confirm": True},
         headers={"X-CSRF-Token": client.csrf},
     )
     assert answer.status_code == 200

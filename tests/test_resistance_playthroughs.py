@@ -10,12 +10,15 @@ digital identities), checked after every action:
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 from collections import deque
+from typing import Any
 
 import pytest
 from resistance_play import choose as choose_with_plot
 
+from companion.ending import ending, spoken
 from companion.game import EVERYONE, Action, Event, IllegalAction, action_from_json
 from companion.games.resistance import (
     Card,
@@ -29,6 +32,7 @@ from companion.games.resistance import (
 )
 from companion.journal import Journal
 from companion.moderator import NARRATION_KEPT, Table, public_snapshot
+from companion.narration import Catalog
 from companion.narration import resistance as narration
 from companion.record import NO_SEED
 from web.sse import sse_message
@@ -97,6 +101,44 @@ def public(events: list[Event]) -> list[dict]:
     return [e.to_json() for e in events if e.audience == EVERYONE]
 
 
+def twin_payload(table: Table, told: list[str], after: ResistanceState, events: list[Event]) -> str:
+    """The stream's message had ``events`` (the twin's) been the game's, leading to ``after``:
+    its narration lines, and at the end what the voice adds (ending.spoken), as the table does."""
+    running = table.running
+    assert running is not None
+    lines = [line for e in events for line in narration.lines(running.catalog, e)]
+    end = ending(GAME, after, running.catalog, lines)
+    lines += spoken(end, running.catalog) if end is not None else []
+    snap = table.snapshot()
+    said = deque(told + lines, maxlen=NARRATION_KEPT)
+    message = lines[-1] if lines else snap["message"]
+    return sse_message(
+        public_snapshot(
+            snap["revision"], running, running.catalog.lang, list(said), message, state=after
+        )
+    )
+
+
+def unrevealed(payload: str) -> dict[str, Any]:
+    """A stream message less what the end of a game shows by design (RULES.md §1: once the game
+    is over the identities are revealed): each seat's side and the line naming the Cylons, or the
+    call to turn the identity cards over (the twins of a mission card deal everyone Cylon, so
+    that no twin card is refused: which of the two the end says is the deal's public mode, not
+    a secret). Everything else must be the same whatever the hidden deal."""
+    snap = json.loads(payload.split("data: ", 1)[1])
+    if snap.get("ending"):
+        snap["ending"]["sides"] = snap["ending"]["turn_over"] = None
+        end_lines = tuple(
+            Catalog(lang).text(key, names="\0").split("\0")[0]
+            for lang in ("en", "fr")
+            for key in ("ending.cylons_were", "ending.turn_over")
+        )
+        snap["narration"] = [line for line in snap["narration"] if not line.startswith(end_lines)]
+        if str(snap["message"]).startswith(end_lines):
+            snap["message"] = None
+    return dict(snap)
+
+
 def play_one(players: int, seed: int) -> None:
     rng = random.Random(seed)
     options = {
@@ -124,21 +166,8 @@ def play_one(players: int, seed: int) -> None:
             twin_before, twin_action = alternative
             twin_after, twin_events = GAME.apply(twin_before, twin_action)
             assert public(twin_events) == public(events), f"{action}'s events leak (seed {seed})"
-            lines = [line for e in twin_events for line in narration.lines(running.catalog, e)]
-            said = deque(told + lines, maxlen=NARRATION_KEPT)
-            snap = table.snapshot()
-            message = lines[-1] if lines else snap["message"]
-            twin_payload = sse_message(
-                public_snapshot(
-                    snap["revision"],
-                    running,
-                    running.catalog.lang,
-                    list(said),
-                    message,
-                    state=twin_after,
-                )
-            )
-            assert payload == twin_payload, f"{action} leaks a secret (seed {seed})"
+            seen = twin_payload(table, told, twin_after, twin_events)
+            assert unrevealed(payload) == unrevealed(seen), f"{action} leaks a secret (seed {seed})"
             assert GAME.public_view(twin_after) == GAME.public_view(running.state)
 
     replayed = GAME.new(options, seed)
@@ -257,21 +286,8 @@ def play_one_with_plot(players: int, seed: int) -> None:
                 assert refusal.code == "colons_cannot_fail"
                 continue
             assert public(twin_events) == public(events), f"{action}'s events leak (seed {seed})"
-            lines = [line for e in twin_events for line in narration.lines(running.catalog, e)]
-            said = deque(told + lines, maxlen=NARRATION_KEPT)
-            snap = table.snapshot()
-            message = lines[-1] if lines else snap["message"]
-            twin_payload = sse_message(
-                public_snapshot(
-                    snap["revision"],
-                    running,
-                    running.catalog.lang,
-                    list(said),
-                    message,
-                    state=twin_after,
-                )
-            )
-            assert payload == twin_payload, f"{action} leaks a secret (seed {seed})"
+            seen = twin_payload(table, told, twin_after, twin_events)
+            assert unrevealed(payload) == unrevealed(seen), f"{action} leaks a secret (seed {seed})"
 
     replayed = GAME.new(options, seed)
     recorded = journal.actions(running.entry.id)

@@ -280,7 +280,7 @@ class Rig:
 
     def send(self, method: str, rule: str, who: Audience) -> Any:
         path = rule.replace("<token>", who.token).replace("<path:filename>", self.static)
-        path = path.replace("<int:seat>", "1")
+        path = path.replace("<int:seat>", "1").replace("<game_id>", self.title)
         assert "<" not in path, f"the walk does not know how to fill in {rule}"
         client = self.host if who.kind == "host" else self.app.test_client()  # no session
         headers = {} if who.header is None else {"X-Seat-Token": who.header}
@@ -324,6 +324,13 @@ def payload(answer: Any) -> Any:
 def shows_public_page(rig: Rig, who: Audience, answer: Any) -> None:
     page = answer.get_data(as_text=True)
     assert CSRF_META.search(page) is None
+    rig.assert_no_link(page)
+
+
+def shows_rules(rig: Rig, who: Audience, answer: Any) -> None:
+    """The rules summaries (web/rules.py): the same public page for everyone."""
+    page = answer.get_data(as_text=True)
+    assert CSRF_META.search(page) is None and CSRF_FIELD.search(page) is None
     rig.assert_no_link(page)
 
 
@@ -398,7 +405,10 @@ def shows_links(rig: Rig, who: Audience, answer: Any) -> None:
 
 def shows_the_address(rig: Rig, who: Audience, answer: Any) -> None:
     shown = answer.get_json()
-    assert shown["url"] in shown["urls"] and "<svg" in shown["qr_svg"]
+    if shown["reachable"]:
+        assert shown["url"] in shown["urls"] and "<svg" in shown["qr_svg"]
+    else:  # on loopback: why phones cannot open it, never a QR code of 127.0.0.1
+        assert shown["why"] and shown["qr_svg"] is None and shown["urls"] == []
 
 
 def shows_own_seat_page(rig: Rig, who: Audience, answer: Any) -> None:
@@ -428,13 +438,14 @@ POST_BODIES: dict[str, Callable[[Rig], dict[str, Any]]] = {
     "/api/dice/read": lambda rig: {"json": {}},
     "/api/hourglass/pause": lambda rig: {"json": {}},
     "/api/hourglass/resume": lambda rig: {"json": {}},
-    "/api/host/seats/redeal": lambda rig: {"json": {}},
+    "/api/host/seats/redeal": lambda rig: {"json": {"confirm": True}},
     "/api/host/seats/<int:seat>/redeal": lambda rig: {"json": {}},
     "/api/host/logout-others": lambda rig: {"json": {}},
     "/api/power/off": lambda rig: {"json": {"confirm": True}},  # a real one, refused by the guard
     "/api/seat/<token>/press": lambda rig: {"json": {"button": "A"}},
     "/api/seat/<token>/act": lambda rig: {"json": any_move(rig)},
     "/api/eleusis/check": lambda rig: {"json": {"rule": "card is red"}},
+    "/api/games/rematch": lambda rig: {"json": {"game_id": rig.table.snapshot()["game_id"]}},
 }
 
 
@@ -554,7 +565,7 @@ def host_checks_a_rule(rig: Rig) -> None:
 def host_redeals_the_links(rig: Rig) -> None:
     """New links for a running game; a finished game's links stay revoked."""
     old = rig.links()
-    answer = rig.host.post("/api/host/seats/redeal", json={})
+    answer = rig.host.post("/api/host/seats/redeal", json={"confirm": True})
     if rig.over():
         assert answer.status_code == 409 and rig.links() == old == {}
         return
@@ -685,11 +696,14 @@ PUBLIC = Access(200, 200, 200)
 # before the host's own move could type it in.
 ROUTES: dict[str, Row] = {
     "/": Row(get=PUBLIC, shows=shows_public_page),
+    "/tv": Row(get=PUBLIC, shows=shows_public_page),  # the same page, for a screen afar
     "/static/<path:filename>": Row(get=PUBLIC, shows=shows_the_file),
     "/host": Row(get=PUBLIC, shows=shows_login_form_unless_host),
     # without the login form's CSRF token, which comes with a visit to /host
     "/host/login": Row(post=Access(403, 403, ALLOWED), accept=host_logs_in_and_out),
     "/host/logout": Row(post=Access(403, 403, ALLOWED), accept=host_logs_in_and_out),
+    "/rules": Row(get=PUBLIC, shows=shows_rules),
+    "/rules/<game_id>": Row(get=PUBLIC, shows=shows_rules),
     "/api/state": Row(get=PUBLIC, shows=shows_snapshot),
     "/api/events": Row(get=PUBLIC, shows=shows_snapshot),
     "/api/panel": Row(get=PUBLIC, shows=shows_lit_leds),
@@ -703,6 +717,10 @@ ROUTES: dict[str, Row] = {
     "/api/tessons/read": Row(post=HOST_POST, accept=host_is_let_through("/api/tessons/read", {})),
     # a game the companion does not have (one is started for good at the end of the walk)
     "/api/games": Row(post=HOST_POST, accept=host_is_let_through("/api/games", {"game": "-"})),
+    # a body without the game's id (tests/test_ending.py plays again for good)
+    "/api/games/rematch": Row(
+        post=HOST_POST, accept=host_is_let_through("/api/games/rematch", {"game_id": "-"})
+    ),
     "/api/press": Row(post=HOST_POST, accept=host_presses),
     "/api/act": Row(post=HOST_POST, accept=host_moves),
     "/api/record": Row(get=HOST_ONLY, shows=shows_record),
@@ -850,7 +868,8 @@ def test_anyone_each_seat_and_the_host_see_and_change_only_what_they_may(rig: Ri
     assert rig.over() and rig.links() == {}
     walk(rig)
     answer = rig.host.post(
-        "/api/games", json={"game": rig.title, "options": rig.options, "names": NAMES}
+        "/api/games",
+        json={"game": rig.title, "options": rig.options, "names": NAMES[: rig.options["players"]]},
     )
     assert answer.status_code == 201
     rig.settle()

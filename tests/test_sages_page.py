@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser import assert_not_reloaded, open_page, wait, wait_live
+from browser import assert_not_reloaded, new_game_form, open_page, wait, wait_live
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -37,7 +37,7 @@ CELL, MARGIN, SIZE = 10, 9, 15  # the board's units in sages.js
 def start_on_host(driver: WebDriver, **fields: str) -> None:
     """Fill the host page's form for Les 7 Sages (``fields``: the form's sg_* selects and
     inputs, e.g. ``sg_computer="blue"``) and press Start."""
-    form = driver.find_element(By.ID, "new-game")
+    form = new_game_form(driver)
     Select(form.find_element(By.NAME, "game")).select_by_value("sages")
     for name, value in fields.items():
         field = form.find_element(By.NAME, name)

@@ -107,7 +107,7 @@ def test_a_new_game_at_the_table_takes_its_seed_from_the_csprng(
 ) -> None:
     monkeypatch.setattr(chance.secrets, "randbits", lambda k: 7 << (k - 8))
     t = table(tmp_path / "journal.sqlite3")
-    t.new_game("night", {"players": 3}, NAMES)
+    t.new_game("night", {"players": 3}, NAMES[:3])
     entry = t.journal.latest_game()
     assert entry is not None and entry.seed == 2**255 + (7 << 247)
 
@@ -407,7 +407,8 @@ def play_twins(name: str, path: Path | None = None) -> tuple[Table, Table, int, 
     twin = TWINS[name]
     title = _title(name)
     first = table(":memory:" if path is None else path / "a" / "journal.sqlite3")
-    first.new_game(title, twin.options, NAMES, seed=SEED)
+    names = NAMES[: twin.options.get("players", 2)]  # one name per player (Les 7 Sages: two)
+    first.new_game(title, twin.options, names, seed=SEED)
     start = state_of(first)
     twin.moves(first)
     named = {**twin.options, **twin.named(start, state_of(first))}
@@ -415,7 +416,7 @@ def play_twins(name: str, path: Path | None = None) -> tuple[Table, Table, int, 
         if not _same_public_start(name, first, other):
             continue
         second = table(":memory:" if path is None else path / f"b{other}" / "journal.sqlite3")
-        second.new_game(title, named, NAMES, seed=other)
+        second.new_game(title, named, names, seed=other)
         twin.moves(second)
         hidden = twin.hidden(state_of(first))
         if hidden is None or hidden != twin.hidden(state_of(second)):
@@ -468,7 +469,7 @@ def test_companion_export_of_a_journal_mid_game_holds_no_seed(
 
 def test_the_record_of_a_finished_evening_tells_its_seed_so_every_draw_can_be_checked() -> None:
     t = table()
-    t.new_game("night", {"players": 3}, NAMES, seed=SEED)
+    t.new_game("night", {"players": 3}, NAMES[:3], seed=SEED)
     _night_picks(t)
     t.submit(EndEvening())
     record = t.export()

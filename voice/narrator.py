@@ -9,6 +9,10 @@ engine raising) is skipped, and the narration goes on: every line is on the page
 narrator calls ``on_failure(at_start)`` once for a run of such failures (``at_start``: the engine
 did not even start), not once per line; a line spoken fine ends the run, so a later failure is
 reported again.
+
+**When a game is abandoned.** ``hush()`` drops everything queued and not yet said, and stops a
+script after the line being spoken (a line already in the air ends: speech engines cannot be cut
+mid-word everywhere); what is queued after ``hush()`` is said as usual.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from voice.speech import ConsoleSpeech, Speech
 
 log = logging.getLogger(__name__)
 
-_Queued = tuple[tuple[Line | Pause | Cue, ...], str]
+_Queued = tuple[tuple[Line | Pause | Cue, ...], str, int]  # items, language, generation
 
 
 class Narrator:
@@ -42,13 +46,14 @@ class Narrator:
         self._idle = threading.Event()
         self._idle.set()
         self._pending = 0
+        self._generation = 0  # moved on by hush(): what was queued before is not said
         self._lock = threading.Lock()
         self.failures = 0
         self._thread = threading.Thread(target=self._run, name="narrator", daemon=True)
         self._thread.start()
 
     def say(self, text: str, lang: str) -> None:
-        self._put(((Line(text),), lang))
+        self._put((Line(text),), lang)
 
     def script(
         self,
@@ -57,7 +62,13 @@ class Narrator:
         then: Callable[[], None] | None = None,
     ) -> None:
         whole = (*items, *([Cue(then)] if then is not None else []))
-        self._put((whole, lang))
+        self._put(whole, lang)
+
+    def hush(self) -> None:
+        """Say nothing more of what is queued now (a game replaced by another): the lines and
+        pauses not yet begun are dropped, and so are their scripts' ``then`` callbacks."""
+        with self._lock:
+            self._generation += 1
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """True once everything queued has been spoken (for tests and orderly shutdown)."""
@@ -67,11 +78,11 @@ class Narrator:
         self._queue.put(None)
         self._thread.join(timeout=5)
 
-    def _put(self, item: _Queued) -> None:
+    def _put(self, items: tuple[Line | Pause | Cue, ...], lang: str) -> None:
         with self._lock:
             self._pending += 1
             self._idle.clear()
-        self._queue.put(item)
+            self._queue.put((items, lang, self._generation))
 
     def _run(self) -> None:
         try:
@@ -87,8 +98,10 @@ class Narrator:
             item = self._queue.get()
             if item is None:
                 return
-            items, lang = item
+            items, lang, generation = item
             for what in items:
+                if generation != self._generation:  # hushed: the rest is not said
+                    break
                 self._perform(speech, what, lang)
             with self._lock:
                 self._pending -= 1

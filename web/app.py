@@ -22,8 +22,8 @@ import logging
 import math
 from collections.abc import Callable, Iterable
 from datetime import timedelta
-from html import escape
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import (
     Flask,
@@ -55,6 +55,7 @@ from web.auth import (
     same_origin,
     token_matches,
 )
+from web.rules import register as register_rules
 from web.sse import Broadcaster, Pool, Refusal, Slot, StreamRefused
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,7 @@ STREAM_REFUSALS = {Refusal.DEVICE: "errors.streams_device", Refusal.FULL: "error
 MAX_TEXT = 1000  # characters in any one text of a request (an Eleusis rule is the longest)
 ALWAYS_OURS = frozenset({"localhost"})  # with any address written as numbers
 SAFE_INTEGER = 2**53  # the largest integer a browser's JSON keeps exact
+MAX_REQUEST_KEY = 100  # characters in a start request's key (the page sends a UUID)
 
 
 def labels() -> dict[str, dict[str, str]]:
@@ -90,6 +92,17 @@ def labels() -> dict[str, dict[str, str]]:
             )
         out[lang] = words
     return out
+
+
+def on_loopback(url: str) -> bool:
+    """Whether ``url`` names this computer alone (127.0.0.1, localhost, ::1): no phone opens it."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: the network's to resolve
+        return False
 
 
 def create_app(
@@ -274,10 +287,24 @@ def create_app(
             return exc
         return error(exc.code or 500, exc.description or exc.name)
 
+    def running_title() -> str | None:
+        running = table.running
+        return None if running is None else running.entry.title
+
+    # the rules summaries (web/rules.py): public, in the table's language or ?lang=
+    register_rules(app, language=lambda: catalog().lang, game=running_title)
+
     @app.get("/")
     def public_page() -> str:
         return render_template(
             "table.html", labels=json.dumps(labels()), host=False, simulated=panel is not None
+        )
+
+    @app.get("/tv")
+    def tv_page() -> str:
+        """The public page for a screen across the room: large type, one screen, no scroll."""
+        return render_template(
+            "table.html", labels=json.dumps(labels()), host=False, simulated=False, tv=True
         )
 
     @app.get("/host")
@@ -395,15 +422,48 @@ def create_app(
             return bad_request("options must be an object and names a list of texts")
         if language is not None and language not in LANGUAGES:
             return bad_request(f"language must be one of {', '.join(LANGUAGES)}")
+        # the running game's journal id, to end it (the page asked the host first)
+        replace = body.get("replace")
+        if replace is not None and (not isinstance(replace, int) or isinstance(replace, bool)):
+            return bad_request("replace must be the running game's id, a number")
+        # one key per click: the same key again starts nothing more
+        key = body.get("request")
+        if key is not None and not (isinstance(key, str) and 0 < len(key) <= MAX_REQUEST_KEY):
+            return bad_request(f"request must be a text of 1 to {MAX_REQUEST_KEY} characters")
         try:
-            table.new_game(title, options, names, language)
+            started = table.new_game(title, options, names, language, replace=replace, request=key)
         except KeyError:
             return error(400, catalog().text("errors.unknown_game", game=str(title)))
         except IllegalAction as exc:
-            return error(400, table.refusal_for(exc))
+            if exc.code == "game_running":  # in the table's language, naming its game
+                running = {"id": exc.params["id"], "game": exc.params["game"]}
+                return jsonify({"error": table.refusal_for(exc), "running": running}), 409
+            # the set-up's own mistakes, in the language chosen for the new game
+            words = Catalog(language) if language is not None else None
+            return error(400, words.explain(exc) if words else table.refusal_for(exc))
         except JournalError as exc:
             return error(503, table.refusal(exc))
-        return jsonify(table.snapshot()), 201
+        return jsonify(table.snapshot()), 201 if started else 200
+
+    @app.post("/api/games/rematch")
+    def rematch() -> Any:
+        """The host's "play again": the finished game ``game_id`` again, with its players, seats,
+        options, language and phones, and a new deal. ``request`` as for ``/api/games``: one
+        rematch per key (201 when started, 200 when the key had started one already)."""
+        body = json_body()
+        game_id = body.get("game_id") if isinstance(body, dict) else None
+        if not isinstance(game_id, int) or isinstance(game_id, bool):
+            return bad_request('send {"game_id": the finished game\'s id, "request": a key}')
+        key = body.get("request")
+        if key is not None and not (isinstance(key, str) and 0 < len(key) <= MAX_REQUEST_KEY):
+            return bad_request(f"request must be a text of 1 to {MAX_REQUEST_KEY} characters")
+        try:
+            started = table.rematch(game_id, request=key)
+        except IllegalAction as exc:
+            return error(409, table.refusal_for(exc))
+        except JournalError as exc:
+            return error(503, table.refusal(exc))
+        return jsonify(table.snapshot()), 201 if started else 200
 
     @app.post("/api/press")
     def press() -> Any:
@@ -478,11 +538,23 @@ def create_app(
         import segno
 
         urls, scan = page_address() if page_address is not None else ([], None)
+        no_network = page_address is not None and not urls  # every interface, but no address
         if not urls:  # no network address known: the one this page was loaded from
             urls, scan = [base_url()], base_url()
-        return jsonify(
-            {"urls": urls, "url": scan, "qr_svg": segno.make(scan, error="m").svg_inline(scale=6)}
-        )
+        if on_loopback(scan):  # phones cannot reach it: say why, never a QR code of 127.0.0.1
+            why = "address_no_network" if no_network else "address_local_only"
+            return jsonify(
+                {
+                    "reachable": False,
+                    "why": catalog().text(f"ui.{why}"),
+                    "why_label": why,  # the page's label: it follows the table's language
+                    "urls": [],
+                    "url": None,
+                    "qr_svg": None,
+                }
+            )
+        qr = segno.make(scan, error="m").svg_inline(scale=6)
+        return jsonify({"reachable": True, "urls": urls, "url": scan, "qr_svg": qr})
 
     @app.post("/api/power/off")
     def power_off() -> Any:
@@ -501,6 +573,11 @@ def create_app(
 
     @app.post("/api/host/seats/redeal")
     def redeal_seats() -> Any:
+        """New links for every seat: every phone is cut off, so the body must say
+        ``{"confirm": true}`` (the page asks the host first)."""
+        body = json_body()
+        if not (isinstance(body, dict) and body.get("confirm") is True):
+            return error(400, catalog().text("errors.redeal_unconfirmed"))
         return redealt(table.redeal_links)
 
     @app.post("/api/host/seats/<int:seat>/redeal")
@@ -528,15 +605,7 @@ def create_app(
     def seat_page(token: str) -> Any:
         view = opened_view(token)
         if view is None:
-            words = catalog()
-            message = escape(words.text("errors.seat_link_invalid"))
-            body = (
-                f'<!doctype html><html lang="{words.lang}"><meta charset="utf-8">'
-                '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                f"<title>{escape(words.text('ui.title'))}</title>"
-                f'<p id="seat-gone">{message}</p></html>'
-            )
-            return Response(body, status=404, mimetype="text/html")
+            return seat_gone_page()
         return render_template(
             "table.html",
             labels=json.dumps(labels()),
@@ -544,6 +613,23 @@ def create_app(
             simulated=False,
             seat_token=token,
         )
+
+    def seat_gone_page() -> Response:
+        """One and the same page for every token that opens no seat (unknown, revoked, a
+        finished game's): styled, in the table's language, with the public end of the table's
+        game if it is over (which anyone may see on the public page), and status 404. It
+        reloads itself when a new game starts: a rematch's link is the same."""
+        snap = table.snapshot()
+        words = Catalog(snap["language"])
+        page = render_template(
+            "seat_gone.html",
+            lang=words.lang,
+            text=words.text,
+            message=words.text("errors.seat_link_invalid"),
+            end=snap["ending"],
+            game_id=snap["game_id"],
+        )
+        return Response(page, status=404, mimetype="text/html")
 
     @app.get("/api/seat/<token>/state")
     def seat_state(token: str) -> Any:

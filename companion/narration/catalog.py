@@ -32,6 +32,10 @@ RULE_ERRORS_MASKED = "eleusis.rule_errors_masked"
 COLOR_LIST_PARAMS = frozenset({"order", "card_colors", "colors"})
 SEAT_LIST_PARAMS = frozenset({"squad", "leaders"})
 _PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+# French elides "de" and "que" before a vowel: "la carte Mission d'Ada", "plus qu'Ève". Only
+# before a placeholder (the fixed words are written elided); an "h" is left alone (aspiré or not).
+_ELIDABLE = re.compile(r"\b(de|que) \{(\w+)\}")
+_VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüÿæœ")
 
 
 class CatalogError(KeyError):
@@ -48,10 +52,20 @@ def _load(lang: str) -> dict[str, str]:
             if isinstance(value, Mapping):
                 walk(f"{prefix}{key}.", value)
             else:
-                flat[f"{prefix}{key}"] = str(value)
+                flat[f"{prefix}{key}"] = french_spacing(str(value)) if lang == "fr" else str(value)
 
     walk("", tomllib.loads(text))
     return flat
+
+
+_BEFORE_PUNCTUATION = re.compile(r"[ \u202f]+([:;?!»])")
+
+
+def french_spacing(text: str) -> str:
+    """French typography: a non-breaking space before « : ; ? ! » and inside « », so that a line
+    never starts with a colon on a phone. The catalog is written with plain spaces."""
+    text = _BEFORE_PUNCTUATION.sub("\u00a0\\1", text)
+    return re.sub(r"«[ \u202f]*", "«\u00a0", text)
 
 
 class Catalog:
@@ -92,6 +106,14 @@ class Catalog:
             one = count in (0, 1) if self.lang == "fr" else count == 1
             return match.group(2) if one else match.group(3)
 
+        def elided(match: re.Match[str]) -> str:
+            word = words.get(match.group(2), "")
+            if word[:1].lower() in _VOWELS:
+                return f"{match.group(1)[:-1]}'{{{match.group(2)}}}"
+            return match.group(0)
+
+        if self.lang == "fr":
+            template = _ELIDABLE.sub(elided, template)
         return string.Formatter().vformat(_PLURAL.sub(plural, template), (), words)
 
     def explain(self, refusal: IllegalAction) -> str:

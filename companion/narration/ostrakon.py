@@ -50,9 +50,11 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
         case "turn_started":
             return [_turn(catalog, d)]
         case "question_asked":
-            if d.get("votes") == "camera":
-                return [say("lay_tessons", asker=name(d["asker"]))]
-            return [say("vote_now", asker=name(d["asker"]))]
+            camera = d.get("votes") == "camera"
+            line = say("lay_tessons" if camera else "vote_now", asker=name(d["asker"]))
+            if d.get("disciple", True):  # said only when someone may be the disciple
+                line += " " + say("disciple_by_hold" if camera else "disciple_before_voting")
+            return [line]
         case "disciple_claimed":
             return [say("disciple", seat=name(d["seat"]), asker=name(d["asker"]))]
         case "all_voted":

@@ -166,6 +166,9 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             | "squad_cleared"
             | "mission_offered"
             | "mission_chosen"
+            | "squad_so_far"  # the situation said again after a restart
+            | "vote_awaited"
+            | "mission_awaited"
         ):
             return [catalog.text(say + event.kind, **d)]
         case _:

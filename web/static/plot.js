@@ -142,7 +142,7 @@ const Plot = (() => {
       } else {
         row.append(choice(t("plot_play"), { kind: "play_plot", seat, card: c }, act));
       }
-      out.push(row);
+      out.push(row, el("p", "hint plot-use", t("plot_use_" + c)));  // what choosing does
     }
     const pass = choice(t("plot_pass"), { kind: "pass_plot", seat }, act);
     pass.classList.add("plain");

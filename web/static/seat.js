@@ -15,6 +15,45 @@ function seatStatus(text) {
   $("seat-status").textContent = text || "";
 }
 
+// What this seat alone may see (its identity, its vote and card, what it learned) stays hidden
+// from the neighbours: it shows while the player holds the button, or after a tap (or Enter)
+// until a second tap, SECRET_SHOWN_MS at most; it hides when the phone is put away.
+const SECRET_SHOWN_MS = 5000;
+const HOLD_MS = 400;  // a press held this long is a hold: the secrets hide when it ends
+const Secrets = (() => {
+  let hideTimer = null;
+  let downAt = 0;
+  let wasShown = false;
+  function show(on) {
+    $("secret").hidden = !on;
+    $("reveal").setAttribute("aria-expanded", String(on));
+    $("reveal").classList.toggle("shown", on);
+    clearTimeout(hideTimer);
+    if (on) hideTimer = setTimeout(() => show(false), SECRET_SHOWN_MS);
+  }
+  function init() {
+    const button = $("reveal");
+    button.addEventListener("pointerdown", (event) => {
+      event.preventDefault();  // no text selection or long-press menu while held
+      wasShown = !$("secret").hidden;
+      downAt = event.timeStamp;
+      show(true);
+    });
+    const up = (event) => {
+      if (!downAt) return;
+      if (wasShown || event.timeStamp - downAt >= HOLD_MS) show(false);
+      downAt = 0;
+    };
+    button.addEventListener("pointerup", up);
+    button.addEventListener("pointerleave", up);
+    button.addEventListener("pointercancel", () => { downAt = 0; show(false); });
+    // a click without a pointer (Enter, Space, a screen reader) toggles
+    button.addEventListener("click", (event) => { if (event.detail === 0) show($("secret").hidden); });
+    document.addEventListener("visibilitychange", () => { if (document.hidden) show(false); });
+  }
+  return { init, show };
+})();
+
 // A revoked link: the seat's buttons go, and the public board stays, so that a game that just
 // ended still shows its result (the public snapshot, which any visitor may see).
 async function linkGone() {
@@ -31,7 +70,90 @@ async function linkGone() {
   } catch (_) {
     // the server is gone too: the message above stands
   }
+  followRematch();
 }
+
+// After the end, the public board follows the table (the ending, identities revealed); when a new
+// game starts, this link is tried again: a rematch takes every seat's link over, so the phone is
+// its own seat again without scanning anything (another game's link stays gone).
+let publicSource = null;
+function followRematch() {
+  if (publicSource || !window.EventSource) return;
+  const ended = seatView ? seatView.public.game_id : null;
+  const source = new EventSource("/api/events");
+  publicSource = source;
+  source.addEventListener("state", async (event) => {
+    const snap = JSON.parse(event.data);
+    if (document.body.dataset.seat !== "gone") return;
+    render(snap);
+    if (snap.game_id === null || snap.game_id === ended || snap.ending) return;
+    try {
+      if (!(await fetchSeat(true))) return;
+    } catch (_) {
+      return;  // tried again with the next snapshot
+    }
+    source.close();
+    publicSource = null;
+    connectSeat();
+  });
+}
+
+// Turn cues: the phone vibrates, and chimes once its page has been touched (browsers allow sound
+// only then), when its seat comes to have to act: to vote, to play its Mission card, to name a
+// squad as Commandant, to move, to play its turn. Never for what it may do but need not, and
+// only from what the whole table can see (whose turn, who has voted), so a cue tells nothing.
+let lastCall = "";
+let chimes = null;
+
+function mustAct(view) {
+  const pub = view.public, s = pub.state, mine = view.private || {};
+  if (!s || s.outcome) return false;
+  if (pub.game === "resistance") {
+    if (s.plot && s.phase.startsWith("plot")) return Plot.decider(s) === view.seat;
+    if (s.phase === "vote") return mine.my_vote === null || mine.my_vote === undefined;
+    if (s.phase === "mission") return s.squad.includes(view.seat) && !mine.my_card;
+    if (s.phase === "propose") return s.commander === view.seat;
+    return false;
+  }
+  if (pub.game === "sages") return s.phase !== "over" && s.to_move === view.seat && s.computer !== view.seat;
+  if (pub.game === "eleusis") return s.phase === "play" && s.turn === view.seat;
+  if (pub.game === "night") return !s.closed && !!s.timer && s.timer.turn === view.seat && !s.timer.paused;
+  return false;
+}
+
+function chime() {
+  if (!chimes || chimes.state !== "running") return;
+  const tone = chimes.createOscillator(), volume = chimes.createGain();
+  tone.frequency.value = 880;
+  volume.gain.setValueAtTime(0.2, chimes.currentTime);
+  volume.gain.exponentialRampToValueAtTime(0.001, chimes.currentTime + 0.4);
+  tone.connect(volume).connect(chimes.destination);
+  tone.start();
+  tone.stop(chimes.currentTime + 0.4);
+}
+
+// The call to act this seat answers now ("" for none): a new one cues, the same one again not.
+function call(view) {
+  if (!mustAct(view)) return "";
+  const s = view.public.state;
+  return JSON.stringify([view.public.game_id, s.phase, s.commander, s.mission, s.round, s.turn,
+    s.to_move, s.timer && s.timer.turn, s.plot && Plot.decider(s)]);
+}
+
+function turnCue(view) {
+  const now = call(view);
+  if (now && now !== lastCall) {
+    if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+    chime();
+  }
+  lastCall = now;
+}
+
+document.addEventListener("pointerdown", () => {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!chimes && Context) chimes = new Context();
+  if (chimes && chimes.state === "suspended") chimes.resume();
+}, { once: false, passive: true });
 
 // What A and B mean for this seat now, in the game's language; null for a button that does
 // nothing now, and null for both when there is nothing to decide.
@@ -61,13 +183,17 @@ function naming(s, named, seat) {
   if (mission === null) return commander ? ["offer_mission", named.offered === null ? null : "take_mission"] : null;
   const member = named.members.includes(seat);
   const full = named.members.length === s.missions[mission - 1].size;
-  if (commander) return full ? ["confirm_squad", "clear_squad"] : [member ? null : "join_squad", "clear_squad"];
+  // the Commandant's B starts again, except while named and the squad not full: it steps out,
+  // as for any named player (controls.py), and the button says so
+  if (commander && full) return ["confirm_squad", "clear_squad"];
+  if (commander) return member ? [null, "leave_squad"] : ["join_squad", "clear_squad"];
   if (member) return [null, "leave_squad"];
   return full ? null : ["join_squad", null];
 }
 
 function renderSeat(view) {
   seatView = view;
+  turnCue(view);
   if (view.public) render(view.public);
   $("seat-name").textContent = view.name || String(view.seat + 1);
   document.body.dataset.seat = String(view.seat);
@@ -89,6 +215,7 @@ function renderSeat(view) {
   }
   if (mine.my_card) parts.push(`${t("your_card")}: ${t("card_" + mine.my_card)}`);
   $("mine").textContent = parts.join(" · ");
+  $("colon-hint").hidden = mine.identity !== "colons";  // why Play Fail plays Success
   const learned = mine.learned || [];
   $("learned-box").hidden = learned.length === 0;
   $("learned").replaceChildren(...learned.map((k) => {
@@ -98,6 +225,9 @@ function renderSeat(view) {
       : t("learned_card", { seat: who, card: t("card_" + k.card) });
     return el("li", "learned", text);
   }));
+  const secret = "identity" in mine || parts.length > 0 || learned.length > 0;
+  $("reveal").hidden = !secret;
+  if (!secret) Secrets.show(false);
   const [a, b] = decision(view) || [null, null];
   for (const [button, label] of [["A", a], ["B", b]]) {
     $("seat-" + button).textContent = label ? t(label) : button;
@@ -180,10 +310,10 @@ function setupSeatButtons() {
   }
 }
 
-async function fetchSeat() {
+async function fetchSeat(quiet = false) {
   const response = await fetch(SEAT_API + "/state", { credentials: "omit" });
   if (response.status === 404) {
-    linkGone();
+    if (!quiet) linkGone();
     return false;
   }
   if (!response.ok) throw new Error(String(response.status));
@@ -233,5 +363,6 @@ function retry() {
 }
 
 setupSeatButtons();
+Secrets.init();
 fetchSeat().then((ok) => { if (ok) connectSeat(); }).catch(retry);
 window.Seat = { act: seatAct, view: () => seatView };

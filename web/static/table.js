@@ -9,8 +9,14 @@ const $ = (id) => document.getElementById(id);
 
 // A catalog sentence: {name} is replaced by its parameter, {n|one|many} picks a word by the count
 // n (one for 0 and 1 in French, for exactly 1 in English), as companion/narration/catalog.py does.
+// French elides "de" and "que" before a vowel ("d'Ada"), as companion/narration/catalog.py does.
+const VOWELS = "aeiouyàâäéèêëîïôöùûüÿæœ";
 function t(key, params = {}) {
-  const template = LABELS[lang][key] || LABELS.en[key] || key;
+  let template = LABELS[lang][key] || LABELS.en[key] || key;
+  if (lang === "fr" && LABELS.fr[key]) {
+    template = template.replace(/(^|[^\p{L}])(de|que) \{(\w+)\}/gu, (whole, before, word, k) =>
+      VOWELS.includes(String(params[k] ?? "").charAt(0).toLowerCase()) ? `${before}${word.slice(0, -1)}'{${k}}` : whole);
+  }
   return template
     .replace(/\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g, (_, k, one, many) => {
       const n = Number(params[k]);
@@ -26,6 +32,9 @@ function applyLabels() {
   $("title").textContent = t("title");
   $("nav-table").textContent = t("public_page");
   $("nav-host").textContent = t("host_page");
+  // the running game's rules summary, in the page's language (web/rules.py)
+  const game = snapshot && snapshot.game;
+  $("nav-rules").href = `${game ? `/rules/${encodeURIComponent(game)}` : "/rules"}?lang=${lang}`;
 }
 
 function el(tag, cls, text) {
@@ -33,6 +42,37 @@ function el(tag, cls, text) {
   if (cls) node.className = cls;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+// TV mode (/tv): the boards' rem-sized parts (squares, circles, badges) shrink, step by step,
+// until the page fits one screen; the text keeps its 32 px (web/static/table.css).
+const TV_REM = [28, 26, 24, 22, 20, 18, 16];
+function fitTV() {
+  const root = document.documentElement;
+  if (!root.classList.contains("tv")) return;
+  for (const size of TV_REM) {
+    root.style.fontSize = size + "px";
+    if (root.scrollHeight <= window.innerHeight) return;
+  }
+}
+window.addEventListener("resize", fitTV);
+
+// One line saying what the table does now and how (which button, which page), for a group that
+// has never played with the companion: ui.now_<game>_<phase>, none where the phase says it all.
+function whatNow(snap, name) {
+  const s = snap.state;
+  if (!s || s.outcome) return "";
+  const key = `now_${snap.game}_${s.phase}`;
+  return LABELS.en[key] ? t(key, { commander: name(s.commander) }) : "";
+}
+
+// The new-game form folds away when a game starts and unfolds when none runs (the host may
+// still open it): a start is never one stray click away during play.
+let setupRunning = null;
+function foldSetup(running) {
+  if (running === setupRunning) return;
+  setupRunning = running;
+  $("setup-box").open = !running;
 }
 
 function render(snap) {
@@ -43,13 +83,18 @@ function render(snap) {
     seatLinksGame = links;
     refreshSeatLinks();
   }
-  lang = snap.language || "en";
+  // the running game's language; with none yet, the host page speaks the one chosen for it
+  lang = (HOST && !snap.game && chosenLanguage()) || snap.language || "en";
   applyLabels();
   const names = snap.names || [];
   const name = (seat) => names[seat] || String(seat + 1);
   $("message").textContent = snap.message || "";
+  $("what-now").textContent = whatNow(snap, name);
+  if (HOST) foldSetup(!!snap.state && !snap.state.outcome);
   const narration = $("narration");
   narration.replaceChildren(...[...snap.narration].reverse().map((line) => el("li", "", line)));
+  BrowserVoice.follow(snap);
+  requestAnimationFrame(fitTV);
   document.body.dataset.version = snap.version;
   document.body.dataset.revision = snap.revision;
 
@@ -62,6 +107,7 @@ function render(snap) {
   document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
+  renderEnding(snap);
   $("game").hidden = !s || oraklos || ostrakon || eleusis || sages || night;
   $("oraklos").hidden = !oraklos;
   $("ostrakon").hidden = !ostrakon;
@@ -190,9 +236,12 @@ function connect() {
   source.addEventListener("open", () => {
     fresh = true;
     document.body.dataset.live = "yes";
+    $("connection").hidden = true;
   });
   source.addEventListener("error", () => {
     document.body.dataset.live = "no";
+    $("connection").textContent = t("reconnecting");  // at once, until the stream is back
+    $("connection").hidden = false;
     // EventSource gives up on an answer other than a stream, e.g. a 503 when too many live
     // pages are open (web/sse.py): try again a little later
     if (source.readyState === EventSource.CLOSED) setTimeout(connect, 5000);
@@ -225,8 +274,38 @@ async function post(url, body) {
   } catch (_) {
     // not JSON (a proxy's error page): the status text says what happened
   }
-  if (!response.ok) throw new Error(data.error || response.statusText || String(response.status));
+  if (!response.ok) {
+    const refusal = new Error(data.error || response.statusText || String(response.status));
+    refusal.status = response.status;  // what the caller may act on (409: confirm first)
+    refusal.data = data;
+    throw refusal;
+  }
   return data;
+}
+
+// One key per click on Start: the server starts one game per key, however often it is sent.
+// (crypto.randomUUID needs https; getRandomValues works on the table's plain http too.)
+function requestKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The language the host chose for new games, kept across reloads (this browser's own).
+const LANGUAGE_KEY = "companion-language";
+function chosenLanguage() {
+  try {
+    const stored = window.localStorage.getItem(LANGUAGE_KEY);
+    return stored && LABELS[stored] ? stored : null;
+  } catch (_) {
+    return null;  // storage refused (a private window): the table's language then
+  }
+}
+function keepLanguage(value) {
+  try {
+    window.localStorage.setItem(LANGUAGE_KEY, value);
+  } catch (_) {
+    // not kept: the form still works, in the table's language after a reload
+  }
 }
 
 function resistanceOptions(data) {
@@ -286,7 +365,48 @@ const GAME_OPTIONS = {
   night: (data) => Night.options(data),
 };
 
+// The end of the game: who won and why (what the narrator said), the identities the end reveals
+// (digital) or the call to turn the cards over (physical), a short summary. The snapshot carries
+// it only once the game is over.
+function renderEnding(snap) {
+  const end = snap.ending;
+  $("ending").hidden = !end;
+  if (!end) return;
+  const said = $("ending-said");
+  said.replaceChildren(...end.said.map((line) => el("p", "", line)));
+  said.className = "outcome ending-said " + String(end.outcome.winner).replace(/[^\w-]/g, "-");
+  $("ending-turn-over").hidden = !end.turn_over;
+  $("ending-sides-box").hidden = !end.sides;
+  $("ending-sides").replaceChildren(...(end.sides || []).map((side) => {
+    const li = el("li", "side " + side.side);
+    li.append(el("span", "name", side.name), " ", el("strong", "", side.text));
+    return li;
+  }));
+  $("ending-summary-box").hidden = !end.summary.length;
+  $("ending-summary").replaceChildren(...end.summary.map((line) => el("li", "", line)));
+}
+
+// "Play again": the same game, players, seats, options and phones, a new deal; one rematch per
+// tap (the request key), whatever the network does with it.
+function setupPlayAgain() {
+  const button = $("play-again");
+  if (!button) return;
+  button.addEventListener("click", async () => {
+    if (button.disabled || !snapshot || !snapshot.ending) return;
+    $("play-again-error").textContent = "";
+    button.disabled = true;
+    try {
+      render(await post("/api/games/rematch", { game_id: snapshot.game_id, request: requestKey() }));
+    } catch (error) {
+      $("play-again-error").textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 function setupHost() {
+  setupPlayAgain();
   const form = $("new-game");
   if (form) {
     const choose = () => {
@@ -310,23 +430,45 @@ function setupHost() {
     };
     form.elements.mode.addEventListener("change", mode);
     mode();
+    const language = form.elements.language;
+    language.value = chosenLanguage() || language.value;
+    language.addEventListener("change", () => {
+      keepLanguage(language.value);
+      if (snapshot && !snapshot.game) render(snapshot);  // the form's words in that language
+    });
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      const start = $("start");
+      if (start.disabled) return;  // one game per click: this click's request is under way
       const data = new FormData(form);
       const names = String(data.get("names") || "").split("\n").map((n) => n.trim()).filter(Boolean);
       const game = data.get("game");
+      const body = {
+        game,
+        language: data.get("language"),
+        names,
+        options: (GAME_OPTIONS[game] || resistanceOptions)(data),
+        request: requestKey(),
+      };
+      keepLanguage(body.language);
       $("setup-error").textContent = "";
+      start.disabled = true;
       try {
-        render(await post("/api/games", {
-          game,
-          language: data.get("language"),
-          names,
-          options: (GAME_OPTIONS[game] || resistanceOptions)(data),
-        }));
+        try {
+          render(await post("/api/games", body));
+        } catch (error) {
+          // a game runs: end it only if the host says so, naming it (a game started meanwhile
+          // elsewhere has another id, and the server refuses again)
+          if (error.status !== 409 || !error.data.running) throw error;
+          if (!window.confirm(`${error.message}\n\n${t("replace_confirm", { game: error.data.running.game })}`)) return;
+          render(await post("/api/games", { ...body, replace: error.data.running.id }));
+        }
         if (game === "eleusis") Eleusis.started();  // the secret rule leaves the page
       } catch (error) {
         $("setup-error").textContent = error.message;
         if (game === "eleusis") Eleusis.refused(form);
+      } finally {
+        start.disabled = false;
       }
     });
   }
@@ -407,8 +549,9 @@ function setupSeatLinks() {
   if (!button) return;
   button.addEventListener("click", async () => {
     $("seat-links-error").textContent = "";
+    if (!window.confirm(t("redeal_confirm"))) return;  // every phone is cut off
     try {
-      await refreshSeatLinks(await post("/api/host/seats/redeal", {}));
+      await refreshSeatLinks(await post("/api/host/seats/redeal", { confirm: true }));
     } catch (error) {
       $("seat-links-error").textContent = error.message;
     }
@@ -420,7 +563,18 @@ async function showAddress() {
   const response = await fetch("/api/host/address", { credentials: "same-origin" });
   if (!response.ok) return;
   const address = await response.json();
-  $("address-qr").innerHTML = address.qr_svg;  // segno's SVG of address.url
+  // Phones cannot reach it (this computer only, or no network): say why, never a QR code of it.
+  const why = $("address-why");
+  why.hidden = address.reachable !== false;
+  $("address-hint").hidden = !why.hidden;
+  if (why.hidden) {
+    delete why.dataset.label;
+    why.textContent = "";
+  } else {
+    why.dataset.label = address.why_label;  // follows the table's language (applyLabels)
+    why.textContent = t(address.why_label);
+  }
+  $("address-qr").innerHTML = address.qr_svg || "";  // segno's SVG of address.url
   $("address-links").replaceChildren(...address.urls.map((url) => {
     const link = el("a", "", url);
     link.href = url;
@@ -444,7 +598,79 @@ function setupPower() {
   });
 }
 
+// The narration spoken by this browser's own voices (the Web Speech API), for a table whose
+// companion has no speaker, or a laptop in simulation: a toggle under the narration, kept across
+// reloads. Only the lines that appear after it is turned on are spoken, in the game's language.
+const BrowserVoice = (() => {
+  const KEY = "companion-speak-here";
+  let on = false;
+  let heard = null;  // the narration as last rendered: what came after it is new
+  let game = null;
+
+  function stored() {
+    try {
+      return window.localStorage.getItem(KEY) === "yes";
+    } catch (_) {
+      return false;
+    }
+  }
+  function keep(value) {
+    try {
+      window.localStorage.setItem(KEY, value ? "yes" : "no");
+    } catch (_) {
+      // not kept: it stays on for this visit
+    }
+  }
+  // The lines of ``now`` after the longest tail of ``before`` that it starts with (the page
+  // keeps the last lines only, so the oldest fall off the front).
+  function fresh(before, now) {
+    for (let overlap = Math.min(before.length, now.length); overlap > 0; overlap--) {
+      const tail = before.slice(before.length - overlap);
+      if (tail.every((line, i) => line === now[i])) return now.slice(overlap);
+    }
+    return now;
+  }
+  function speak(lines, language) {
+    for (const line of lines) {
+      const utterance = new SpeechSynthesisUtterance(line);
+      utterance.lang = language === "fr" ? "fr-FR" : "en-GB";
+      window.speechSynthesis.speak(utterance);
+    }
+  }
+  function show() {
+    const button = $("speak-here");
+    button.setAttribute("aria-pressed", String(on));
+    button.textContent = t(on ? "speak_here_on" : "speak_here");
+  }
+  function setup() {
+    const button = $("speak-here");
+    if (!("speechSynthesis" in window)) {
+      button.hidden = true;
+      return;
+    }
+    on = stored();
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      on = !on;
+      keep(on);
+      if (!on) window.speechSynthesis.cancel();
+      show();
+    });
+    show();
+  }
+  function follow(snap) {
+    const lines = [...snap.narration];
+    const newGame = game !== null && snap.game_id !== game;
+    if (on && heard !== null) speak(newGame ? lines : fresh(heard, lines), snap.language || lang);
+    heard = lines;
+    game = snap.game_id;
+    if ($("speak-here") && "speechSynthesis" in window) show();
+  }
+  return { setup, follow };
+})();
+
 // A page with a seat's token (seat.js) fetches and follows that seat's own view instead.
+BrowserVoice.setup();
 if (!SEAT_TOKEN) {
   fetch("/api/state").then((r) => r.json()).then((snap) => {
     render(snap);

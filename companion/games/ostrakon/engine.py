@@ -271,6 +271,8 @@ class Ostrakon:
             raise IllegalAction("no_question_now", phase=state.phase.value)
         self._check_asker(state, action.seat)
         after = dataclasses.replace(state, phase=Phase.VOTE)
+        # whether anyone may become the disciple: told only then (the board shows it to all)
+        disciple = any(self.disciple_refusal(after, s) is None for s in range(state.players))
         return after, [
             Event(
                 "question_asked",
@@ -278,6 +280,7 @@ class Ostrakon:
                     "asker": action.seat,
                     "subject": state.subject,
                     "votes": state.options.votes.value,
+                    "disciple": disciple,
                 },
             ),
         ]

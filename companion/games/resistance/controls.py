@@ -54,6 +54,52 @@ class Nomination:
         """For the page: public, since every step of the naming is said aloud."""
         return {"offered": self.offered, "mission": self.mission, "members": list(self.members)}
 
+    @classmethod
+    def from_json(cls, data: object) -> Nomination:
+        """A squad half named, as ``to_json`` wrote it to the journal (a restart keeps it)."""
+        if not isinstance(data, dict):
+            return cls()
+        offered, mission, members = data.get("offered"), data.get("mission"), data.get("members")
+        return cls(
+            offered if isinstance(offered, int) else None,
+            mission if isinstance(mission, int) else None,
+            tuple(m for m in members if isinstance(m, int)) if isinstance(members, list) else (),
+        )
+
+
+def awaiting(state: ResistanceState, nomination: Nomination) -> list[Event]:
+    """What the table awaits now, said again after a restart: the game's situation (counts of
+    the secret votes and cards, never whose is what) and how far the squad has been named."""
+    events = Resistance().situation_events(state)
+    if state.phase is not Phase.PROPOSE or nomination == Nomination():
+        return events
+    mission = nomination.mission if state.options.targeting else state.mission
+    if mission is None:  # "Attaques ciblées": a mission offered, not yet chosen
+        if nomination.offered is not None:
+            size = squad_size(state.players, nomination.offered)
+            events.append(Event("mission_offered", {"mission": nomination.offered, "size": size}))
+        return events
+    size = squad_size(state.players, mission)
+    if state.options.targeting:
+        events.append(
+            Event(
+                "mission_chosen", {"commander": state.commander, "mission": mission, "size": size}
+            )
+        )
+    members = list(nomination.members)
+    if len(members) == size:
+        events.append(
+            Event(
+                "squad_read_back",
+                {"commander": state.commander, "squad": members, "mission": mission},
+            )
+        )
+    elif members:
+        events.append(
+            Event("squad_so_far", {"squad": members, "count": len(members), "size": size})
+        )
+    return events
+
 
 def interpret(
     state: ResistanceState, nomination: Nomination, press: Press

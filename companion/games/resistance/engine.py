@@ -173,6 +173,37 @@ class Resistance:
             return [self._drawn_event(state, state.plot.drawn)]
         return []
 
+    def situation_events(self, state: ResistanceState) -> list[Event]:
+        """What is awaited now, for a table that lost the thread (the companion restarted):
+        public events alone, and only counts of the secret votes and cards, never whose is
+        what. Empty at night (its script is spoken again) and once the game is over."""
+        plot = state.plot
+        match state.phase:
+            case Phase.PROPOSE:
+                return [self.command_event(state)]
+            case Phase.VOTE:
+                voted = sum(v is not None for v in state.votes)
+                data = {"squad": list(state.squad), "mission": state.mission}
+                return [Event("vote_awaited", {**data, "count": voted, "size": state.players})]
+            case Phase.MISSION:
+                played = sum(c is not None for c in state.cards)
+                return [
+                    Event(
+                        "mission_awaited",
+                        {"mission": state.mission, "count": played, "size": len(state.squad)},
+                    )
+                ]
+            case Phase.PLOT_HAND if plot is not None:
+                return [self._drawn_event(state, plot.drawn)]
+            case Phase.PLOT_IMMEDIATE if plot is not None and plot.pending is not None:
+                pending = plot.pending
+                return [
+                    Event("plot_immediate", {"seat": pending.actor, "card": pending.card.value})
+                ]
+            case Phase.PLOT_WINDOW if plot is not None and plot.window is not None:
+                return [self._turn_event(state)]
+        return []
+
     # -- what may be done ---------------------------------------------------------------------
 
     def available_missions(self, state: ResistanceState) -> tuple[int, ...]:
@@ -1020,6 +1051,17 @@ class Resistance:
             if self.opinion_open(state)
             else [],
         }
+
+    def revealed(self, state: ResistanceState) -> JSON | None:
+        """What the end of the game tells the table that the game kept secret: with digital
+        identities, every seat's side by seat (``sides``); with physical ones, nothing the
+        companion knows, and the players turn their cards over (``turn_over``). None while the
+        game runs: no identity is public before the end."""
+        if state.outcome is None:
+            return None
+        if state.identities is None:
+            return {"sides": None, "turn_over": True}
+        return {"sides": [side.value for side in state.identities], "turn_over": False}
 
     def private_view(self, state: ResistanceState, seat: int) -> JSON:
         """A seat's own view: the public one plus its own pending vote or card, its identity and
