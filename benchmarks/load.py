@@ -196,8 +196,12 @@ class Player(threading.Thread):
         except Exception as exc:  # reported: the run fails on it
             self.errors.append(f"player: {exc!r}")
 
+    def new_game(self, body: dict[str, Any]) -> dict[str, Any] | None:
+        """A new game over the one running, confirmed as the host page does (with its id)."""
+        return self.post("/api/games", {**body, "replace": self.server.state()["game_id"]})
+
     def resistance(self) -> None:
-        snap = self.post("/api/games", RESISTANCE)
+        snap = self.new_game(RESISTANCE)
         if snap is None:
             return
         self.games["resistance"] += 1
@@ -234,7 +238,7 @@ class Player(threading.Thread):
             idle = 0 if moved > 0 else idle + 1
 
     def night(self) -> None:
-        if self.post("/api/games", NIGHT) is None:
+        if self.new_game(NIGHT) is None:
             return
         self.games["night"] += 1
         for i in range(NIGHT_SCORES):

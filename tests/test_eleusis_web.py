@@ -150,7 +150,7 @@ def test_a_syntax_error_comes_with_its_column(host: Any) -> None:
     assert report["error"]["text"].startswith("Column 9:")
 
 
-@pytest.mark.parametrize(("lang", "column"), [("en", "Column 9:"), ("fr", "Colonne 9 :")])
+@pytest.mark.parametrize(("lang", "column"), [("en", "Column 9:"), ("fr", "Colonne 9\xa0:")])
 def test_a_syntax_error_is_said_without_the_rules_words_unless_the_rule_is_shown(
     host: Any, lang: str, column: str
 ) -> None:

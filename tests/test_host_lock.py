@@ -23,6 +23,7 @@ from serving import CSRF_FIELD, CSRF_META, PIN, start_server, write_config
 from companion.config import CameraConfig, Config
 from companion.games.night import StartTimer
 from companion.games.ostrakon import Ask, VotesLaid
+from companion.games.resistance import CastVote, Phase, ProposeSquad
 from companion.wiring import Companion, build
 from tests.timing import ManualClock
 from web.auth import Hush, LoginLimiter, Sessions, same_origin, session_secret, stored_pin
@@ -136,6 +137,20 @@ def resistance(companion: Companion) -> None:
     companion.table.new_game("resistance", {"players": 5}, NAMES[:5], seed=1)
 
 
+def resistance_over(companion: Companion) -> None:
+    """A game of Résistance played to its end: five squads rejected, the Cylons win."""
+    resistance(companion)
+    assert companion.narrator.wait_idle(10)  # the opening night, said and done
+    table = companion.table
+    while (running := table.running) is not None and running.state.outcome is None:
+        state = running.state
+        if state.phase is Phase.PROPOSE:
+            size = running.game.public_view(state)["squad_size"]
+            table.submit(ProposeSquad(state.commander, tuple(range(size))))
+        else:
+            table.submit(CastVote(state.votes.index(None), False))
+
+
 def oraklos(companion: Companion) -> None:
     companion.table.new_game("oraklos", {"players": 3, "mode": "junior"}, NAMES[:3], seed=1)
 
@@ -189,6 +204,7 @@ HOST_ROUTES = [
     Route("POST", "/api/hourglass/resume", {}, a_turn_paused),
     Route("POST", "/api/power/off", {"confirm": True}, resistance),  # the table stops playing
     Route("GET", "/api/host/address", None, resistance),
+    Route("POST", "/api/games/rematch", {"game_id": 1, "request": "one-tap"}, resistance_over),
 ]
 POSTS = [r for r in HOST_ROUTES if r.method == "POST"]
 

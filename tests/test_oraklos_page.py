@@ -313,6 +313,7 @@ def test_when_the_camera_stops_the_host_enters_the_throw_by_hand(
         wait(driver, lambda d: d.find_element(By.ID, "o-hand-panel").is_displayed(), "by hand")
         assert server.state()["camera_lost"] is True
         area = driver.find_element(By.ID, "o-hand-table")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", area)
         width, height = area.size["width"], area.size["height"]
 
         def lay(color: str, fx: float, fy: float) -> None:

@@ -45,7 +45,9 @@ def host(companion: Companion) -> Any:
 
 
 def start(host: Any, names: list[str], **extra: Any) -> Any:
-    body = {"game": "resistance", "options": {"players": 5}, "names": names, **extra}
+    # no night: nothing is said on its own between two looks at the table
+    options = {"players": 5, "isolated_cylons": True}
+    body = {"game": "resistance", "options": options, "names": names, **extra}
     return host.post("/api/games", json=body)
 
 
