@@ -7,9 +7,6 @@ language chosen for new games is kept across reloads.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from browser import new_game_form, open_page, start_game_on_host, text, wait
 from selenium.common.exceptions import NoAlertPresentException
@@ -17,22 +14,13 @@ from selenium.webdriver.common.alert import Alert
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
-from serving import Server, start_server
+from serving import Server
 
 from companion.narration import Catalog
 
 pytestmark = pytest.mark.slow
 
 NAMES = ["Adama", "Roslin", "Starbuck", "Apollo", "Boomer"]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = start_server(tmp_path / "server")
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 def game_id(driver: WebDriver) -> object:

@@ -295,16 +295,15 @@ def create_app(
     register_rules(app, language=lambda: catalog().lang, game=running_title)
 
     @app.get("/")
+    @app.get("/tv")  # the same, for a screen across the room: large type, one screen
     def public_page() -> str:
+        tv = request.path == "/tv"
         return render_template(
-            "table.html", labels=json.dumps(labels()), host=False, simulated=panel is not None
-        )
-
-    @app.get("/tv")
-    def tv_page() -> str:
-        """The public page for a screen across the room: large type, one screen, no scroll."""
-        return render_template(
-            "table.html", labels=json.dumps(labels()), host=False, simulated=False, tv=True
+            "table.html",
+            labels=json.dumps(labels()),
+            host=False,
+            simulated=panel is not None and not tv,
+            tv=tv,
         )
 
     @app.get("/host")
