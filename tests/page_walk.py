@@ -168,6 +168,25 @@ def advance(server: Server, title: Title) -> bool:
     return False
 
 
+def rejected_to_the_end(server: Server, players: int) -> None:
+    """The running Résistance game (no plot cards) played to its end on the virtual panel: a
+    mission under way is played out, then every squad is named and rejected by all, five times:
+    the Cylons win."""
+    server.wait_for(lambda s: s["state"]["phase"] != "night", "the night's end")
+    while (state := server.state()["state"])["outcome"] is None:
+        if state["phase"] == "mission":
+            for seat in state["squad"]:
+                server.press(seat, "A")
+        elif state["phase"] == "propose":
+            commander = state["commander"]
+            named = [(commander + i) % players for i in range(state["squad_size"])]
+            for seat in [*named, commander]:
+                server.press(seat, "A")
+        else:
+            for seat in range(players):
+                server.press(seat, "B")
+
+
 def walk(
     driver: WebDriver, server: Server, title: Title, later: bool = True
 ) -> Iterator[tuple[str, str, Size]]:

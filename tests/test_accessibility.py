@@ -15,18 +15,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import BrowserMissing, chromium
+from browser import BrowserMissing, chromium, log_in, wait
 from page_walk import (
     CAMERA,
+    SIZES,
     TITLES,
     Title,
     axe_source,
     axe_violations,
     describe,
     layout,
+    rejected_to_the_end,
+    resize,
     serious,
+    settle,
+    start_title,
     walk,
 )
+from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import Server, start_server
 
@@ -74,4 +80,33 @@ def test_every_page_is_accessible_and_fits_at_every_size(
                 f"sticking out: {', '.join(shape['over']) or '?'}"
             )
         problems += [f"{where}: text cut in {cut}" for cut in shape["cut"]]
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def test_the_ending_the_dead_link_and_the_tv_page_are_accessible_too(
+    axe: str, shared: tuple[Server, WebDriver]
+) -> None:
+    """A Résistance game played to its end (five squads rejected: the Cylons win): the ending
+    card on the public and host pages and on TV, and a spent seat link's page."""
+    server, driver = shared
+    title = Title("ending", "resistance", {"players": 5, "identities": "digital"}, 5)
+    seat_url = start_title(server, title)
+    rejected_to_the_end(server, title.players)
+    problems: list[str] = []
+    for page, path in (("public", "/"), ("host", "/host"), ("tv", "/tv"), ("dead link", None)):
+        if page == "host":
+            log_in(driver, server)
+        driver.get(seat_url if path is None else server.url + path)
+        wait(driver, lambda d: d.find_element(By.ID, "ending").is_displayed(), f"{page}: the end")
+        if page == "dead link":
+            assert driver.find_elements(By.ID, "seat-gone")  # the styled page, not the seat's
+        for size in SIZES:
+            resize(driver, size)
+            settle(driver)
+            where = f"{page} page at the end, {size.name}"
+            problems += [describe(v, where) for v in serious(axe_violations(driver, axe))]
+            shape = layout(driver)
+            if shape["wide"] > shape["inner"]:
+                problems.append(f"{where}: {shape['wide']} px wide in {shape['inner']} px")
+            problems += [f"{where}: text cut in {cut}" for cut in shape["cut"]]
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)

@@ -56,6 +56,7 @@ OPTION_NAMES = [  # every game's options, and one no game has
 ]
 JSON_ENDPOINTS = [
     "/api/games",
+    "/api/games/rematch",
     "/api/act",
     "/api/press",
     "/api/throw/read",
@@ -425,6 +426,13 @@ BODIES: dict[str, Callable[[Rig], st.SearchStrategy[Any]]] = {
     "/api/games": games,
     "/api/act": actions,
     "/api/press": lambda rig: PRESSES,
+    # the finished game's id and a request key, or anything at all (the game runs: a refusal)
+    "/api/games/rematch": lambda rig: (
+        st.fixed_dictionaries(
+            {"game_id": NUMBERS | VALUES, "request": st.text(max_size=120) | VALUES}
+        )
+        | VALUES
+    ),
     "/api/throw/read": lambda rig: VALUES,
     "/api/tessons/read": lambda rig: VALUES,
     "/api/dice/read": lambda rig: VALUES,

@@ -51,7 +51,13 @@ from flood import (  # noqa: E402
 CAPS = StreamCaps()
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 ANSWER_WITHIN = 10.0  # seconds for all the flood's answers: a hung request fails the test
-BODY_ROUTES = ["/api/act", "/host/login", "/api/seat/not-a-token/press", "/nowhere"]
+BODY_ROUTES = [
+    "/api/act",
+    "/api/games/rematch",
+    "/host/login",
+    "/api/seat/not-a-token/press",
+    "/nowhere",
+]
 
 
 @dataclass

@@ -249,3 +249,19 @@ def test_the_philosophers_stepped_forward_in_ostrakon_are_kept_as_the_squad_is()
     assert rules.restore_input is not None
     naming = Naming((1, 4))
     assert rules.restore_input(json.loads(json.dumps(rules.keep_input(naming)))) == naming
+
+
+def test_a_vote_changed_before_the_reveal_keeps_no_thread_and_publishes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The thread is written only when the page changes: a seat changing its secret vote
+    changes neither the page nor the journal's thread (no write whose timing could tell)."""
+    table = started(tmp_path)
+    table.submit(ProposeSquad(3, (0, 1)))
+    table.submit(CastVote(0, True))
+    running = table.running
+    assert running is not None
+    kept, revision = table.journal.thread(running.entry.id), table.snapshot()["revision"]
+    table.submit(CastVote(0, False))  # Ada changes her mind: nobody may see it
+    assert table.journal.thread(running.entry.id) == kept
+    assert table.snapshot()["revision"] == revision

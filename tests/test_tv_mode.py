@@ -9,7 +9,16 @@ from pathlib import Path
 
 import pytest
 from browser import BrowserMissing, chromium, wait
-from page_walk import CAMERA, SIZES, TITLES, Title, advance, resize, start_title
+from page_walk import (
+    CAMERA,
+    SIZES,
+    TITLES,
+    Title,
+    advance,
+    rejected_to_the_end,
+    resize,
+    start_title,
+)
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import Server, start_server
 
@@ -26,6 +35,17 @@ return {
     .filter((li) => li.offsetParent !== null).map(px),
   height: root.scrollHeight, width: root.scrollWidth, screen: innerHeight,
   board: !!document.querySelector('main > section.card:not([hidden]):not(#narration-card)'),
+  ended: !!document.querySelector('#ending:not([hidden])'),
+  overlaps: (() => {  // two parts of the page drawn over each other
+    const parts = [...document.querySelectorAll('main > *')].filter((el) => el.offsetParent)
+      .map((el) => [el.id, el.getBoundingClientRect()]);
+    const out = [];
+    parts.forEach(([a, r], i) => parts.slice(i + 1).forEach(([b, q]) => {
+      if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1
+          && q.top < r.bottom - 1) out.push(a + ' / ' + b);
+    }));
+    return out;
+  })(),
 };
 """
 
@@ -66,8 +86,13 @@ def test_every_title_is_read_from_across_the_room_on_one_screen(
     moments = [seen_on_tv(server, driver)]
     if advance(server, title):
         moments.append(seen_on_tv(server, driver))
+    if title.key == "resistance":  # and at its end, the ending card beside the board
+        rejected_to_the_end(server, title.players)
+        moments.append(seen_on_tv(server, driver))
     for seen in moments:
         assert seen["body"] >= 32 and seen["now"] >= 32, seen
-        assert seen["narration"] and min(seen["narration"]) >= 32, seen  # type: ignore[arg-type]
+        if not seen["ended"]:  # at the end the ending card says it all, in the same type
+            assert seen["narration"] and min(seen["narration"]) >= 32, seen  # type: ignore[arg-type]
         assert seen["height"] <= seen["screen"], f"{title.key} scrolls on a TV: {seen}"
         assert seen["width"] <= TV.width, seen
+        assert not seen["overlaps"], f"{title.key}: parts drawn over each other: {seen}"
