@@ -2,6 +2,10 @@
 
 WAL mode with ``synchronous=FULL``: once ``append`` returns, the action survives a power cut.
 Resuming a game is replaying its actions from the start.
+
+Nothing is ever erased: the host's undo is a row of its own (``{"kind": "undo", "of": seq}``)
+that takes back the action of sequence number ``seq``. ``actions`` gives the game as it stands,
+undone actions left out; ``rows`` gives every row, undos included.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ CREATE TABLE IF NOT EXISTS threads (
     pending TEXT NOT NULL
 );
 """
+UNDO = "undo"  # the kind of a row taking back an earlier one (no game has an action of that kind)
 PRIVATE = 0o600  # the journal holds seeds, votes and seat links: for the companion's user alone
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
@@ -189,6 +194,10 @@ class Journal:
             (game_id, seq, json.dumps(action, sort_keys=True)),
         )
 
+    def append_undo(self, game_id: int, seq: int, of: int) -> None:
+        """Journal, as row ``seq``, that the action of row ``of`` was taken back."""
+        self.append(game_id, seq, {"kind": UNDO, "of": of})
+
     def finish(self, game_id: int) -> None:
         self._write("UPDATE games SET finished = 1 WHERE id = ?", (game_id,))
 
@@ -277,12 +286,30 @@ class Journal:
             ).fetchone()
         return None if row is None else _entry(row)
 
-    def actions(self, game_id: int) -> list[dict[str, Any]]:
+    def rows(self, game_id: int) -> list[tuple[int, dict[str, Any]]]:
+        """Every row of ``game_id``, undos included, as (sequence number, JSON), in order."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+                "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
             ).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [(int(seq), json.loads(action)) for seq, action in rows]
+
+    def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """The actions of ``game_id`` that stand: those taken back are left out."""
+        return [action for _seq, action in standing(self.rows(game_id))]
+
+
+def standing(rows: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
+    """The rows whose action stands: each undo takes back the last action still standing, which
+    it names by its sequence number (an undo naming any other is ignored: it took back
+    nothing)."""
+    kept: list[tuple[int, dict[str, Any]]] = []
+    for seq, action in rows:
+        if action.get("kind") != UNDO:
+            kept.append((seq, action))
+        elif kept and kept[-1][0] == action.get("of"):
+            kept.pop()
+    return kept
 
 
 def keep_private(path: Path) -> None:

@@ -32,7 +32,7 @@ from companion.game import (
 from companion.games import game_for
 from companion.games.resistance import controls as resistance_controls
 from companion.games.sand import PauseHourglass, ResumeHourglass
-from companion.journal import GameEntry, Journal, JournalError, Thread
+from companion.journal import GameEntry, Journal, JournalError, Thread, standing
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 NARRATION_KEPT = 12
 HOURGLASS_WARNINGS = (30, 10)  # seconds left when the voice warns the player to move
 REQUESTS_KEPT = 64  # the host page's last start requests remembered (one game per click)
+UNDO_KEPT = 32  # the last actions the host may take back one after the other
 # options a rematch cannot take over: a secret chosen by hand that the end revealed (an Eleusis
 # rule typed or picked by the host); such a game is set up anew on the host page
 SECRET_CHOICES = frozenset({"rule", "rule_id"})
@@ -126,6 +127,18 @@ class GameRules:
     # restart keeps it (a squad half named). None: the input is not kept
     keep_input: Callable[[Any], Any] = lambda pending: None
     restore_input: Callable[[Any], Any] | None = None
+    # the host's undo: whether ``action``, played on ``before``, may be taken back while it is
+    # the last one: it revealed nothing, and the rules let it be played again. Public facts only
+    # (the page offers it to the host, who is a player too)
+    undoable: Callable[[Any, Action], bool] = lambda before, action: False
+    # the input half made again when ``action`` is taken back (the squad read back, awaiting the
+    # Commandant's A); None: the blank input
+    undone_input: Callable[[Action], Any] | None = None
+
+
+def kinds(*names: str) -> Callable[[Any, Action], bool]:
+    """``GameRules.undoable`` for the actions of these kinds, whatever the state."""
+    return lambda before, action: action.kind in names
 
 
 def _resistance_rules() -> GameRules:
@@ -143,6 +156,9 @@ def _resistance_rules() -> GameRules:
         awaiting=resistance_controls.awaiting,
         keep_input=resistance_controls.Nomination.to_json,
         restore_input=resistance_controls.Nomination.from_json,
+        # a squad confirmed by mistake, before anyone votes: read back again, awaiting A or B
+        undoable=kinds("propose"),
+        undone_input=resistance_controls.Nomination.confirming,
     )
 
 
@@ -177,7 +193,15 @@ def _oraklos_rules() -> GameRules:
     from companion.games.oraklos.engine import Oraklos
     from companion.narration import oraklos as oraklos_narration
 
-    return _page_game_rules(oraklos_narration.lines, Oraklos().opening_events)
+    page = _page_game_rules(oraklos_narration.lines, Oraklos().opening_events)
+    # the dice as read and their corrections, and a marker laid on the wrong card: all face up.
+    # Never a claim (its verdict stands), a draw (a card seen) or the cup (filled in secret)
+    undoable = kinds("throw", "correct_die", "remove_die", "add_die", "take_marker")
+    return dataclasses.replace(
+        page,
+        undoable=undoable,
+        awaiting=lambda state, pending: Oraklos().situation_events(state),
+    )
 
 
 def _eleusis_rules() -> GameRules:
@@ -185,13 +209,16 @@ def _eleusis_rules() -> GameRules:
     from companion.games.eleusis import Eleusis
     from companion.narration import eleusis as eleusis_narration
 
-    return _page_game_rules(eleusis_narration.lines, Eleusis().opening_events)
+    page = _page_game_rules(eleusis_narration.lines, Eleusis().opening_events)
+    return dataclasses.replace(
+        page, awaiting=lambda state, pending: Eleusis().situation_events(state)
+    )
 
 
 def _sages_rules() -> GameRules:
     """Les 7 Sages is played on the page (beside the real board, or on it alone); the companion
     may play one side, and an hourglass may time each move."""
-    from companion.games.sages import Sages, opponent
+    from companion.games.sages import MoveSage, Place, Sages, opponent
     from companion.games.sages.engine import hourglass
     from companion.narration import sages as sages_narration
 
@@ -202,8 +229,22 @@ def _sages_rules() -> GameRules:
         seconds, expire = awaited
         return Timed(expire.seat, seconds, expire)
 
+    def undoable(before: Any, action: Action) -> bool:
+        """A sage placed or moved by a player (never the companion's own move, which it would
+        only play again): everything is in sight on the board."""
+        computer = before.options.computer
+        return isinstance(action, Place | MoveSage) and (
+            computer is None or action.seat != computer.seat
+        )
+
     page = _page_game_rules(sages_narration.lines, Sages().opening_events)
-    return dataclasses.replace(page, companion_move=opponent.companion_move, timed_move=timed)
+    return dataclasses.replace(
+        page,
+        companion_move=opponent.companion_move,
+        timed_move=timed,
+        awaiting=lambda state, pending: Sages().situation_events(state),
+        undoable=undoable,
+    )
 
 
 def _night_rules() -> GameRules:
@@ -229,6 +270,10 @@ def _night_rules() -> GameRules:
         end_opening=None,
         introduce=Night().opening_events,
         timed_move=turn,
+        awaiting=lambda state, pending: Night().situation_events(state),
+        # the dice and the score pad, as entered: never who starts (a draw the host could redo)
+        # nor the turn timer's turns
+        undoable=kinds("read_dice", "correct_die", "count_by_color", "write_score", "new_sheet"),
     )
 
 
@@ -248,8 +293,10 @@ def _ostrakon_rules() -> GameRules:
         end_opening=None,
         introduce=Ostrakon().opening_events,
         long_presses=True,  # a long press of A claims to be the disciple
+        awaiting=ostrakon_controls.awaiting,
         keep_input=lambda naming: list(naming.named) if naming else None,
         restore_input=lambda named: ostrakon_controls.Naming(tuple(int(s) for s in named)),
+        undoable=kinds("ask"),  # a question opened by mistake, before any tesson is laid
     )
 
 
@@ -267,6 +314,16 @@ class NoGame(RuntimeError):
     pass
 
 
+@dataclass(frozen=True)
+class Step:
+    """An action as the table applied it, with what taking it back needs."""
+
+    seq: int  # its row in the journal
+    before: Any  # the state it was played on
+    action: Action
+    seen: bool  # it changed the public view: an action seen by nobody is never offered
+
+
 @dataclass
 class _Running:
     entry: GameEntry
@@ -281,6 +338,31 @@ class _Running:
     public_version: int = 0
     # what the narrator said as the game ended (who won and why): the ending shows it
     ending_said: tuple[str, ...] = ()
+    # the last actions standing, newest last (the host's undo takes back the newest)
+    steps: list[Step] = field(default_factory=list)
+
+    def keep(self, step: Step) -> None:
+        self.steps.append(step)
+        del self.steps[:-UNDO_KEPT]
+
+    def undo_offer(self) -> Step | None:
+        """The action the host may take back now: the last one standing, if it changed what the
+        table sees, the rules allow it, the game is not over and no eyes are closed."""
+        step = self.steps[-1] if self.steps else None
+        if (
+            step is None
+            or not step.seen
+            or self.game.outcome(self.state) is not None
+            or self.rules.in_opening(self.state)
+            or not self.rules.undoable(step.before, step.action)
+        ):
+            return None
+        return step
+
+    def undo_words(self, step: Step) -> str:
+        """What taking ``step`` back takes back, in words ("the squad Ada and Ben")."""
+        params = {k: v for k, v in step.action.to_json().items() if k != "kind"}
+        return self.catalog.text(f"undo.{self.entry.title}.{step.action.kind}", **params)
 
 
 def public_snapshot(
@@ -294,6 +376,7 @@ def public_snapshot(
     hourglass: JSON | None = None,
     camera_lost: bool = False,
     phones: Sequence[int] = (),
+    undo: JSON | None = None,
 ) -> JSON:
     """Compose what the world may see from the public view and what was said aloud.
 
@@ -317,11 +400,18 @@ def public_snapshot(
         "hourglass": hourglass,
         "camera_lost": camera_lost,
         "phones": list(phones),  # the seats whose phone has opened its link
+        "undo": undo,  # what the host may take back now: {"seq", "what"}, or None
         # once the game is over, and only then: who won and why, what the end reveals, a summary
         "ending": None
         if running is None
         else ending(running.game, state, running.catalog, running.ending_said),
     }
+
+
+def undo_view(running: _Running) -> JSON | None:
+    """What the host may take back now, for the page: its journal row and its words."""
+    step = running.undo_offer()
+    return None if step is None else {"seq": step.seq, "what": running.undo_words(step)}
 
 
 @dataclass(frozen=True)
@@ -474,17 +564,21 @@ class Table:
             return False
         game = game_for(entry.title)
         state = game.new(entry.options, entry.seed)
-        actions = self.journal.actions(entry.id)
-        public_version = 0
-        for data in actions:
-            before = game.public_view(state)
-            state, _ = game.apply(state, action_from_json(game.actions, data))
-            public_version += game.public_view(state) != before
+        rows = self.journal.rows(entry.id)
+        steps: list[Step] = []
+        public_version = len(rows) - len(standing(rows))  # each undo changed the view back
+        for seq, data in standing(rows):
+            action = action_from_json(game.actions, data)
+            before, seen = state, game.public_view(state)
+            state, _ = game.apply(state, action)
+            changed = game.public_view(state) != seen
+            public_version += changed
+            steps.append(Step(seq, before, action, changed))
         catalog = Catalog(
             entry.setup.get("language", self.default_language), entry.setup.get("names", ())
         )
         resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
-        thread = self.journal.thread(entry.id) or Thread(len(actions), (), None)
+        thread = self.journal.thread(entry.id) or Thread(len(rows), (), None)
         with self._lock:
             self.seat_links.load(entry.id)  # the phones' links survive the restart
             running = _Running(
@@ -493,8 +587,9 @@ class Table:
                 RULES[entry.title](),
                 state,
                 catalog,
-                version=len(actions),
+                version=len(rows),
                 public_version=public_version,
+                steps=steps[-UNDO_KEPT:],
             )
             self._take_over(running, resumed, thread=thread)
         return True
@@ -602,10 +697,11 @@ class Table:
             running = self._require()
             state, events = running.game.apply(running.state, action)
             self.journal.append(running.entry.id, running.version + 1, action.to_json())
-            public_before = running.game.public_view(running.state)
+            seen = running.game.public_view(state) != running.game.public_view(running.state)
+            running.keep(Step(running.version + 1, running.state, action, seen))
             running.state = state
             running.version += 1
-            running.public_version += running.game.public_view(state) != public_before
+            running.public_version += seen
             self._notes.clear()
             running.pending_input = running.rules.blank_input
             if running.game.outcome(state) is not None:
@@ -649,6 +745,37 @@ class Table:
                 log.error("%s", exc)
                 return self._tell([self.refusal(exc)])
             return PressResult(result.action, tuple(said))
+
+    def undo(self, seq: int) -> None:
+        """The host takes back the last action, row ``seq`` of the journal: the one the page
+        offered (``snapshot()["undo"]``). Refused unless it is still the last action standing and
+        may be taken back (``_Running.undo_offer``): a second click, or a page that has not seen
+        a newer action, takes back nothing. Journalled as an undo row (the action stays in the
+        journal), then said, with what the table awaits again. Raises IllegalAction, NoGame or
+        JournalError; in every such case nothing changed."""
+        with self._lock:
+            self._refuse_if_stopped()
+            running = self._require()
+            step = running.undo_offer()
+            if step is None:
+                raise IllegalAction("nothing_to_undo")
+            if step.seq != seq:
+                raise IllegalAction("undo_stale", what=running.undo_words(step))
+            self.journal.append_undo(running.entry.id, running.version + 1, step.seq)
+            running.steps.pop()
+            running.state = step.before
+            running.version += 1
+            running.public_version += 1
+            self._notes.clear()
+            undone = running.rules.undone_input
+            running.pending_input = (
+                running.rules.blank_input if undone is None else undone(step.action)
+            )
+            self._speak([running.catalog.text("undo.taken_back", what=running.undo_words(step))])
+            self._announce(running.rules.awaiting(running.state, running.pending_input))
+            self._refresh_lights()
+            self._await_move()
+            self._publish()
 
     def stop_play(self) -> None:
         """Refuse every action from now on (the companion is shutting down) and stop the sand.
@@ -885,6 +1012,7 @@ class Table:
                 hourglass=None if self._sand is None else self._sand.view(),
                 camera_lost=self._camera_lost,
                 phones=self.seat_links.phones(),
+                undo=undo_view(running),
             )
 
     # -- seats on phones ----------------------------------------------------------------------

@@ -57,6 +57,7 @@ OPTION_NAMES = [  # every game's options, and one no game has
 JSON_ENDPOINTS = [
     "/api/games",
     "/api/games/rematch",
+    "/api/host/undo",
     "/api/act",
     "/api/press",
     "/api/throw/read",
@@ -433,6 +434,8 @@ BODIES: dict[str, Callable[[Rig], st.SearchStrategy[Any]]] = {
         )
         | VALUES
     ),
+    # the offer's number, or anything at all (an offer taken, a stale one: refused)
+    "/api/host/undo": lambda rig: st.fixed_dictionaries({"seq": NUMBERS | VALUES}) | VALUES,
     "/api/throw/read": lambda rig: VALUES,
     "/api/tessons/read": lambda rig: VALUES,
     "/api/dice/read": lambda rig: VALUES,

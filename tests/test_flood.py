@@ -54,6 +54,7 @@ ANSWER_WITHIN = 10.0  # seconds for all the flood's answers: a hung request fail
 BODY_ROUTES = [
     "/api/act",
     "/api/games/rematch",
+    "/api/host/undo",
     "/host/login",
     "/api/seat/not-a-token/press",
     "/nowhere",

@@ -205,6 +205,7 @@ HOST_ROUTES = [
     Route("POST", "/api/power/off", {"confirm": True}, resistance),  # the table stops playing
     Route("GET", "/api/host/address", None, resistance),
     Route("POST", "/api/games/rematch", {"game_id": 1, "request": "one-tap"}, resistance_over),
+    Route("POST", "/api/host/undo", {"seq": 1}, ostrakon_asked),  # takes the question back
 ]
 POSTS = [r for r in HOST_ROUTES if r.method == "POST"]
 

@@ -31,7 +31,7 @@ from companion.games.resistance import (
     Side,
 )
 from companion.journal import Journal
-from companion.moderator import NARRATION_KEPT, Table, public_snapshot
+from companion.moderator import NARRATION_KEPT, Step, Table, public_snapshot, undo_view
 from companion.narration import Catalog
 from companion.narration import resistance as narration
 from companion.record import NO_SEED
@@ -101,11 +101,22 @@ def public(events: list[Event]) -> list[dict]:
     return [e.to_json() for e in events if e.audience == EVERYONE]
 
 
-def twin_payload(table: Table, told: list[str], after: ResistanceState, events: list[Event]) -> str:
+def twin_payload(
+    table: Table,
+    told: list[str],
+    after: ResistanceState,
+    events: list[Event],
+    step: tuple[ResistanceState, Action],
+) -> str:
     """The stream's message had ``events`` (the twin's) been the game's, leading to ``after``:
-    its narration lines, and at the end what the voice adds (ending.spoken), as the table does."""
+    its narration lines, and at the end what the voice adds (ending.spoken), as the table does.
+    ``step``, the twin's state before and its action, gives the host's undo offer, if any."""
     running = table.running
     assert running is not None
+    before, action = step
+    seen = GAME.public_view(after) != GAME.public_view(before)
+    twin = Step(running.steps[-1].seq, before, action, seen)
+    running = dataclasses.replace(running, state=after, steps=[*running.steps[:-1], twin])
     lines = [line for e in events for line in narration.lines(running.catalog, e)]
     end = ending(GAME, after, running.catalog, lines)
     lines += spoken(end, running.catalog) if end is not None else []
@@ -114,7 +125,13 @@ def twin_payload(table: Table, told: list[str], after: ResistanceState, events: 
     message = lines[-1] if lines else snap["message"]
     return sse_message(
         public_snapshot(
-            snap["revision"], running, running.catalog.lang, list(said), message, state=after
+            snap["revision"],
+            running,
+            running.catalog.lang,
+            list(said),
+            message,
+            state=after,
+            undo=undo_view(running),
         )
     )
 
@@ -166,7 +183,7 @@ def play_one(players: int, seed: int) -> None:
             twin_before, twin_action = alternative
             twin_after, twin_events = GAME.apply(twin_before, twin_action)
             assert public(twin_events) == public(events), f"{action}'s events leak (seed {seed})"
-            seen = twin_payload(table, told, twin_after, twin_events)
+            seen = twin_payload(table, told, twin_after, twin_events, (twin_before, twin_action))
             assert unrevealed(payload) == unrevealed(seen), f"{action} leaks a secret (seed {seed})"
             assert GAME.public_view(twin_after) == GAME.public_view(running.state)
 
@@ -286,7 +303,7 @@ def play_one_with_plot(players: int, seed: int) -> None:
                 assert refusal.code == "colons_cannot_fail"
                 continue
             assert public(twin_events) == public(events), f"{action}'s events leak (seed {seed})"
-            seen = twin_payload(table, told, twin_after, twin_events)
+            seen = twin_payload(table, told, twin_after, twin_events, (twin_before, twin_action))
             assert unrevealed(payload) == unrevealed(seen), f"{action} leaks a secret (seed {seed})"
 
     replayed = GAME.new(options, seed)

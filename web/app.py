@@ -495,6 +495,16 @@ def create_app(
             return bad_request(str(exc))
         return submitted(lambda: table.submit(action))
 
+    @app.post("/api/host/undo")
+    def undo() -> Any:
+        """The host takes back the last action: ``{"seq": n}``, the ``undo.seq`` of the snapshot
+        the page showed, so that a second click or a stale page takes back nothing more."""
+        body = json_body()
+        seq = body.get("seq") if isinstance(body, dict) else None
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            return bad_request('send {"seq": the undo offered by the state\'s "undo"}')
+        return submitted(lambda: table.undo(seq))
+
     # -- seats on phones -------------------------------------------------------------------
 
     def no_seat() -> tuple[Response, int]:

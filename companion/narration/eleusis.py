@@ -45,6 +45,16 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
     match event.kind:
         case "game_set_up":
             return _set_up(catalog, d)
+        case "god_is":
+            return [_god(catalog, d)]
+        case "prophet_standing":
+            return [say("prophet_standing", seat=d["seat"])]
+        case "sudden_death_standing":
+            return [say("sudden_death_standing")]
+        case "starter_turned":
+            return [say("starter_turned", card=card(d["card"]))]
+        case "play_pending":
+            return [say("play_pending", seat=d["seat"], cards=cards_words(catalog, d["cards"]))]
         case "starter_awaited":
             return [say("starter_awaited")]
         case "starter_refused":
@@ -111,18 +121,22 @@ def prophet_verdict(catalog: Catalog, d: Mapping[str, Any]) -> str:
 
 
 def _set_up(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
-    if d["god"] == "human":
-        god = catalog.text(SAY + "human_god", god=d["god_seat"])
-        whom = catalog.text(SAY + "deal_to_others")
-    elif d["level"] is not None:
-        level = catalog.text(f"{SAY}levels.{d['level']}")
-        god = catalog.text(SAY + "companion_god_level", level=level)
-        whom = catalog.text(SAY + "deal_to_all")
-    else:
-        god = catalog.text(SAY + "companion_god")
-        whom = catalog.text(SAY + "deal_to_all")
+    whom = catalog.text(SAY + ("deal_to_others" if d["god"] == "human" else "deal_to_all"))
     deal = "deal_digital" if d["cards"] == "digital" else "deal_physical"
-    return [god, catalog.text(SAY + deal, decks=d["decks"], hand_size=d["hand_size"], whom=whom)]
+    return [
+        _god(catalog, d),
+        catalog.text(SAY + deal, decks=d["decks"], hand_size=d["hand_size"], whom=whom),
+    ]
+
+
+def _god(catalog: Catalog, d: Mapping[str, Any]) -> str:
+    """Who is God: a player, or the companion (with the level its rule was drawn at)."""
+    if d["god"] == "human":
+        return catalog.text(SAY + "human_god", god=d["god_seat"])
+    if d["level"] is not None:
+        level = catalog.text(f"{SAY}levels.{d['level']}")
+        return catalog.text(SAY + "companion_god_level", level=level)
+    return catalog.text(SAY + "companion_god")
 
 
 def _penalty(catalog: Catalog, d: Mapping[str, Any]) -> str:

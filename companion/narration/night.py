@@ -32,6 +32,12 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [say("set_up")]
         case "dice_read":
             return throw_lines(catalog, d)
+        case "on_screen":
+            return [say("on_screen", tool=say(f"tools.{d['screen']}"))]
+        case "last_throw":
+            return [say("last_throw", values=d["values"], total=d["total"])]
+        case "turn_now":
+            return [say("your_turn", turn=d["seat"])]
         case "die_corrected":
             return [say("corrected", die=d["die"], value=d["value"], total=d["total"])]
         case "by_color":

@@ -85,7 +85,7 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [say("claim_turn", seat=d["seat"], marker=d["marker"])]
         case "claim_result":
             return _claim_result(catalog, d)
-        case "round_scored":
+        case "round_scored" | "scores_so_far":  # the scores as they stand (a restart)
             scores = [say("seat_score", seat=s, score=score) for s, score in enumerate(d["scores"])]
             return [say("round_scored", scores=catalog.join(scores))]
         case "retrieval_order":

@@ -52,6 +52,9 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
         case "question_asked":
             camera = d.get("votes") == "camera"
             line = say("lay_tessons" if camera else "vote_now", asker=name(d["asker"]))
+            if "voted" in d:  # said again after a restart: how many tessons, never whose
+                key = "tessons_so_far" if camera else "votes_so_far"
+                line = say(key, asker=name(d["asker"]), voted=d["voted"], players=d["players"])
             if d.get("disciple", True):  # said only when someone may be the disciple
                 line += " " + say("disciple_by_hold" if camera else "disciple_before_voting")
             return [line]

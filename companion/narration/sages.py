@@ -39,6 +39,14 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [say(key, seat=d["seat"], n=d["points"]), say("score", red=red, blue=blue)]
         case "round_started":
             return [say("round_started", round=d["round"], seat=d["first"])]
+        case "placing":
+            side = say(f"sides.{d['side']}")
+            return [say("placing", seat=d["seat"], side=side, placed=d["placed"], total=d["total"])]
+        case "match_standing":
+            red, blue = d["score"]
+            return [say("standing", round=d["round"], target=d["target"], red=red, blue=blue)]
+        case "to_move":
+            return [say("to_move", seat=d["seat"], side=say(f"sides.{d['side']}"))]
         case "no_move":
             return [say("no_move", seat=d["seat"])]
         case "round_replayed":

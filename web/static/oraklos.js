@@ -685,17 +685,25 @@ function renderMarkerPanel(snap, s) {
       pick.marker = marker;
       renderOraklos(oSnap);
     })));
+  // every face-up card, the seat's first: each card lies before one player, so one tap on it
+  // names both the card and who took the marker (the seat list follows)
   const marked = new Set((s.markers || []).map((m) => m.card));
-  const hand = (s.hands || [])[seat] || [];
-  if (!hand.includes(pick.markerCard) || marked.has(pick.markerCard)) pick.markerCard = null;
-  $("o-marker-cards").replaceChildren(...hand.map((card) => {
+  const hands = (s.hands || []).map((hand, owner) => hand.map((card) => ({ card, owner })));
+  const cards = [...(hands[seat] || []), ...hands.filter((_, owner) => owner !== seat).flat()];
+  const held = (s.hands || [])[seat] || [];
+  if (!held.includes(pick.markerCard) || marked.has(pick.markerCard)) pick.markerCard = null;
+  $("o-marker-cards").replaceChildren(...cards.map(({ card, owner }) => {
     const li = el("li");
-    const button = choiceButton(cardNode(card, "span"), card === pick.markerCard, () => {
+    const node = cardNode(card, "span");
+    node.append(el("span", "owner", seatName(snap, owner)));
+    const button = choiceButton(node, card === pick.markerCard, () => {
+      pick.markerSeat = owner;
       pick.markerCard = card;
       renderOraklos(oSnap);
     });
     button.disabled = marked.has(card);
     button.dataset.card = card;
+    button.dataset.seat = owner;
     li.append(button);
     return li;
   }));

@@ -68,11 +68,14 @@ function whatNow(snap, name) {
 
 // The new-game form folds away when a game starts and unfolds when none runs (the host may
 // still open it): a start is never one stray click away during play.
-let setupRunning = null;
-function foldSetup(running) {
+let setupRunning;  // the game id the set-up was folded for (null: open, no game runs)
+// The set-up folds away when a game starts (a new one over a running one too) and unfolds when
+// it ends; in between, the host may open it.
+function foldSetup(snap) {
+  const running = snap.state && !snap.state.outcome ? snap.game_id : null;
   if (running === setupRunning) return;
   setupRunning = running;
-  $("setup-box").open = !running;
+  $("setup-box").open = running === null;
 }
 
 function render(snap) {
@@ -90,7 +93,8 @@ function render(snap) {
   const name = (seat) => names[seat] || String(seat + 1);
   $("message").textContent = snap.message || "";
   $("what-now").textContent = whatNow(snap, name);
-  if (HOST) foldSetup(!!snap.state && !snap.state.outcome);
+  if (HOST) foldSetup(snap);
+  if (HOST) renderUndo(snap);
   const narration = $("narration");
   narration.replaceChildren(...[...snap.narration].reverse().map((line) => el("li", "", line)));
   BrowserVoice.follow(snap);
@@ -405,8 +409,37 @@ function setupPlayAgain() {
   });
 }
 
+// The host's undo: the last action, when it revealed nothing and the rules let it be played
+// again (the server decides, and offers it in the snapshot). The click names the offer it saw, so
+// that a double click or a stale page takes back nothing more.
+function renderUndo(snap) {
+  const offer = snap.undo;
+  $("undo-box").hidden = !offer;
+  if (offer) $("undo").textContent = t("undo", { what: offer.what });
+  else $("undo-error").textContent = "";
+}
+
+function setupUndo() {
+  const button = $("undo");
+  button.addEventListener("click", async () => {
+    const offer = snapshot && snapshot.undo;
+    if (button.disabled || !offer) return;
+    if (!window.confirm(t("undo_confirm", { what: offer.what }))) return;
+    $("undo-error").textContent = "";
+    button.disabled = true;
+    try {
+      render(await post("/api/host/undo", { seq: offer.seq }));
+    } catch (error) {
+      $("undo-error").textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
 function setupHost() {
   setupPlayAgain();
+  setupUndo();
   const form = $("new-game");
   if (form) {
     const choose = () => {
@@ -419,6 +452,17 @@ function setupHost() {
     };
     form.elements.game.addEventListener("change", choose);
     choose();
+    // the names say how many play: every game's player count follows them, where it can
+    const followNames = () => {
+      const count = String(form.elements.names.value).split("\n").filter((n) => n.trim()).length;
+      for (const select of form.querySelectorAll("select[name$='players']")) {
+        if (count && [...select.options].some((option) => Number(option.value) === count)) {
+          select.value = String(count);
+          select.dispatchEvent(new Event("change"));
+        }
+      }
+    };
+    form.elements.names.addEventListener("input", followNames);
     const plotDeckShown = () => {  // the deck is chosen only for Le Plan under 7 players
       $("plot-deck-box").hidden = !form.elements.plot.checked || Number(form.elements.players.value) >= 7;
     };

@@ -350,6 +350,48 @@ class Eleusis:
             events.append(self._game_over_event(state))
         return events
 
+    def situation_events(self, state: EleusisState) -> list[Event]:
+        """What the table awaits now, said again after a restart or the host's undo: who is God
+        (and the prophet, and sudden death, once they are), then whose turn it is or whose
+        verdict on the play lying on the table. Never a hand nor the rule."""
+        if state.phase is Phase.OVER:
+            return []
+        opts = state.options
+        level = None if opts.level is None else opts.level.value
+        events = [
+            Event("god_is", {"god": opts.god.value, "god_seat": opts.god_seat, "level": level})
+        ]
+        if state.prophet is not None:
+            events.append(Event("prophet_standing", {"seat": state.prophet.seat}))
+        if state.sudden_death:
+            events.append(Event("sudden_death_standing", {"played": state.played}))
+        pending = state.pending
+        if state.phase is Phase.STARTER:
+            if state.turned is not None:
+                events.append(Event("starter_turned", {"card": state.turned.to_json()}))
+            events.extend(self._awaiting_starter(state))
+        elif state.phase is Phase.PLAY:
+            events.append(Event("turn", {"seat": state.turn}))
+        elif pending is not None:
+            shown = {"seat": pending.seat, "cards": cards_json(pending.cards)}
+            kind = "no_play" if pending.no_play else "play_pending"
+            events.append(Event(kind, {**shown, "count": len(pending.cards)}))
+            prophet = state.prophet
+            if state.phase is Phase.REVIEW and prophet is not None:
+                accepted = bool(pending.prophet_accepted)
+                card = pending.prophet_card
+                events.append(
+                    self._verdict_event(pending, accepted, card, JudgeKind.PROPHET, prophet.seat)
+                )
+                review = {"prophet": prophet.seat, "accepted": accepted, "seat": state.god_seat}
+                events.append(Event("review_awaited", review))
+            else:
+                judge = self.judge_now(state)
+                if judge is not None:
+                    by, seat = judge
+                    events.append(Event("verdict_awaited", {"by": by.value, "seat": seat}))
+        return events
+
     def _starter_accepted_event(self, state: EleusisState) -> Event:
         card = state.layout.line[0].card
         return Event(

@@ -70,6 +70,32 @@ class Night:
     def opening_events(self, state: NightState) -> list[Event]:
         return [Event("night_set_up", {"players": state.players})]
 
+    def situation_events(self, state: NightState) -> list[Event]:
+        """What the table awaits now, said again after a restart or the host's undo: the tool
+        on the page and what it shows (the last throw, the leader, the last draw), and whose
+        turn it is on the turn timer, or its sand paused."""
+        if state.closed:
+            return []
+        events = [Event("on_screen", {"screen": state.screen.value})]
+        timer = state.timer
+        if state.screen is Screen.DICE and state.throws:
+            events.append(Event("last_throw", _throw_said(state.throws[-1], state.by_color)))
+        elif state.screen is Screen.SCORES:
+            events.append(_leader_event(state.pad))
+        elif state.screen is Screen.STARTER and state.picks:
+            last = state.picks[-1]
+            drawn = {"seat": last.seat, "number": last.number, "among": list(last.among)}
+            events.append(Event("starter_picked", drawn))
+        elif state.screen is Screen.TIMER and timer is None:
+            events.append(Event("timer_stopped"))
+        if timer is not None and timer.sand.paused:
+            left = timer.sand.left
+            said = max(1, round(timer.seconds if left is None else left))
+            events.append(Event("hourglass_paused", {"seat": timer.turn, "left": said}))
+        elif timer is not None:
+            events.append(Event("turn_now", {"seat": timer.turn}))
+        return events
+
     def legal_actions(self, state: NightState, seat: int | None) -> Iterator[Action]:
         """A sample of what may be done (dice and scores have too many values to list)."""
         if state.closed:

@@ -180,6 +180,30 @@ class Oraklos:
         events.extend(self._turn_events(state))
         return events
 
+    def situation_events(self, state: OraklosState) -> list[Event]:
+        """What the table awaits now, said again after a restart or the host's undo: the round
+        and its first player, the scores once any has changed, the throw as read (with what
+        does not match the cup) while it is judged, the markers taken, and whose turn it is.
+        Public alone: never what a seat put in the cup."""
+        if state.phase is Phase.OVER:
+            return []
+        events = [self._round_event(state)]
+        if state.ledger:
+            events.append(Event("scores_so_far", {"scores": list(state.scores)}))
+        if state.options.unseen_fills and state.retrieval_order:
+            order = state.retrieval_order  # till the throw, the dice are taken back by hand
+            count = CUP_PER_ROUND[state.players]
+            events.append(
+                Event("retrieval_order", {"order": list(order), "best": order[0], "count": count})
+            )
+        if state.phase in (Phase.SEARCH, Phase.SCORE, Phase.NAME):
+            reading = {"thrower": state.first_player, **self._reading_json(state)}
+            events.append(Event("dice_thrown", reading))
+        events.extend(self._turn_events(state))
+        if state.phase is Phase.SEARCH:
+            events.extend(Event("marker_taken", _marker_json(m)) for m in state.markers)
+        return events
+
     def total_dice(self, options: Options) -> int:
         """Every die in play: the players' own dice and the cup's (16 in Junior and Antipodes)."""
         if options.mode is not Mode.STANDARD:

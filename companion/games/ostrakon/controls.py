@@ -37,6 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.game import Event
+from companion.games.ostrakon.engine import Ostrakon
 from companion.games.ostrakon.state import (
     Ask,
     ClaimDisciple,
@@ -55,6 +56,22 @@ class Naming:
     """The philosophers who stepped forward, before the asker confirms. Not journalled."""
 
     named: tuple[int, ...] = ()
+
+
+def awaiting(state: OstrakonState, naming: Naming | None) -> list[Event]:
+    """What the table awaits now, said again after a restart: the turn and its step (counts of
+    the tessons laid, never whose is what), then how far the naming has gone, if it has."""
+    events = Ostrakon().situation_events(state)
+    named = naming.named if isinstance(naming, Naming) else ()
+    if state.phase is not Phase.NAME or not named:
+        return events
+    asker, size = state.asker, state.options.named
+    if len(named) == size:
+        events.append(Event("naming_read_back", {"asker": asker, "named": list(named)}))
+        return events
+    for count, seat in enumerate(named, start=1):  # each step forward, as it was said
+        events.append(Event("named_in", {"seat": seat, "count": count, "size": size}))
+    return events
 
 
 def interpret(

@@ -754,6 +754,67 @@ class Ostrakon:
             },
         )
 
+    def situation_events(self, state: OstrakonState) -> list[Event]:
+        """What the table awaits now, said again after a restart or the host's undo, in the
+        turn's own events: the day, the turn, the question open (with the tessons laid, as a
+        count), the disciple, the tessons the rules have shown, what the asker must do. Never a
+        tesson still face down."""
+        if state.phase is Phase.OVER:
+            return []
+        asker = state.asker
+        rule = state.day_rule
+        events = [self._day_event(state), self.turn_event(state)]
+        if state.phase is Phase.QUESTION:
+            return events
+        disciple = []
+        if state.disciple is not None:
+            square = state.path.square_of(state.disciple)
+            claim = {"seat": state.disciple, "asker": asker, "square": square}
+            disciple.append(Event("disciple_claimed", claim))
+        if state.phase is Phase.VOTE:
+            may_claim = state.disciple is None and any(
+                self.disciple_refusal(state, s) is None for s in range(state.players)
+            )
+            voted = sum(state.has_voted(s) for s in range(state.players))
+            question = {
+                "asker": asker,
+                "subject": state.subject,
+                "votes": state.options.votes.value,
+            }
+            laid = {"disciple": may_claim, "voted": voted, "players": state.players}
+            return [*events, Event("question_asked", {**question, **laid}), *disciple]
+        events += [*disciple, Event("all_voted", {"asker": asker, "rule": rule.value})]
+        if asker is not None and state.shown[asker] and rule is DayRule.CORRUPTION:
+            vote = state.votes[asker]
+            assert vote is not None
+            events.append(Event("asker_shows", {"asker": asker, "vote": colour(vote)}))
+        if state.named:
+            named = {"asker": asker, "rule": rule.value, "named": list(state.named)}
+            # the named tessons as they lie now; on a day of Corruption they took the asker's
+            # colour, and the one each was laid with is no longer known: the names alone
+            tessons = []
+            if rule is not DayRule.CORRUPTION and all(state.shown[s] for s in state.named):
+                faces = [(s, colour(bool(state.votes[s]))) for s in state.named]
+                tessons = [{"seat": s, "vote": face, "now": face} for s, face in faces]
+            events.append(
+                Event("philosophers_named", {**named, "tessons": tessons, "corrupted": False})
+            )
+        if state.phase is Phase.NAME:
+            count = state.options.named
+            events.append(
+                Event("name_awaited", {"asker": asker, "count": count, "rule": rule.value})
+            )
+        elif state.phase is Phase.FLIP:
+            flip: dict[str, Any] = {"asker": asker, "rule": rule.value}
+            if rule is DayRule.TROMPERIE:  # every tesson lies face up: the count is public
+                votes = [bool(v) for v in state.votes]
+                flip.update(white=sum(votes), black=len(votes) - sum(votes))
+            events.append(Event("flip_awaited", flip))
+        elif state.phase is Phase.REVEAL and state.reveal is not None:
+            step = {"step": state.reveal.value, "seats": list(state.expected)}
+            events.append(Event("reveal_awaited", {"asker": asker, "rule": rule.value, **step}))
+        return events
+
     def _day_event(self, state: OstrakonState) -> Event:
         return Event(
             "day_started",

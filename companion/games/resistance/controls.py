@@ -27,7 +27,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from companion.game import Event
+from companion.game import Action, Event
 from companion.games.resistance.engine import Resistance
 from companion.games.resistance.state import (
     Card,
@@ -53,6 +53,13 @@ class Nomination:
     def to_json(self) -> dict[str, object]:
         """For the page: public, since every step of the naming is said aloud."""
         return {"offered": self.offered, "mission": self.mission, "members": list(self.members)}
+
+    @classmethod
+    def confirming(cls, proposal: Action) -> Nomination:
+        """The squad of ``proposal`` (a ProposeSquad) named again in full, as it was just before
+        the Commandant confirmed it: the host's undo of a confirmation."""
+        assert isinstance(proposal, ProposeSquad)
+        return cls(proposal.mission, proposal.mission, proposal.squad)
 
     @classmethod
     def from_json(cls, data: object) -> Nomination:

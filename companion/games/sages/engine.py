@@ -92,6 +92,29 @@ class Sages:
             )
         ]
 
+    def situation_events(self, state: SagesState) -> list[Event]:
+        """What the table awaits now, said again after a restart or the host's undo: the
+        placement so far, or the round and the score; whose move it is; the sand, if paused."""
+        if state.phase is Phase.OVER:
+            return []
+        side = state.to_move
+        mover = {"seat": side.seat, "side": side.value}
+        if state.phase is Phase.PLACE:
+            placed = len(state.position.red) + len(state.position.blue)
+            events = [Event("placing", {**mover, "placed": placed, "total": 2 * SAGES_PER_SIDE})]
+        else:
+            standing = {"round": state.round, "target": state.options.target}
+            events = [
+                Event("match_standing", {**standing, "score": list(state.score)}),
+                Event("to_move", mover),
+            ]
+        left = state.sand.left
+        if state.sand.paused and left is not None:
+            events.append(
+                Event("hourglass_paused", {"seat": side.seat, "left": max(1, round(left))})
+            )
+        return events
+
     # -- what may be done -----------------------------------------------------------------------
 
     def legal_actions(self, state: SagesState, seat: int | None) -> Iterator[Action]:
