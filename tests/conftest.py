@@ -5,11 +5,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import BrowserMissing, chromium
 from selenium.webdriver.remote.webdriver import WebDriver
-from serving import Server, free_port, start_server, write_config
+from serving import Server, free_port, quiet_companion, start_server, write_config
 
 
 @pytest.fixture
@@ -22,6 +23,16 @@ def driver(tmp_path: Path) -> Iterator[WebDriver]:
         yield browser
     finally:
         browser.quit()
+
+
+@pytest.fixture
+def companion(tmp_path: Path) -> Iterator[Any]:
+    """A quiet companion built in-process (tests/serving.py, quiet_companion), closed after."""
+    running = quiet_companion(tmp_path)
+    try:
+        yield running
+    finally:
+        running.close()
 
 
 @pytest.fixture

@@ -323,6 +323,36 @@ def start_server(
     return Server(config, port or free_port()).start()
 
 
+class Quiet:
+    """A speech engine that says nothing aloud (the narration still reaches the pages)."""
+
+    name = "quiet"
+
+    def speak(self, text: str, lang: str) -> None:
+        pass
+
+
+NO_NIGHT_PAUSES = dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_close"), 0.0)
+
+
+def quiet_companion(data_dir: Path, speech: Any = None, **overrides: Any) -> Any:
+    """A companion built in-process (``companion.wiring.build``, for Flask's test client): mock
+    pins, the generated camera, the test PIN, no pause in the night, quiet speech unless
+    ``speech`` is given. ``overrides`` replace any of these settings. Close it when done."""
+    from companion.config import CameraConfig, Config
+    from companion.wiring import build
+
+    settings: dict[str, Any] = {
+        "data_dir": data_dir,
+        "pin_factory": "mock",
+        "camera": CameraConfig(source="generated:3"),
+        "host_pin": PIN,
+        "pauses": NO_NIGHT_PAUSES,
+        **overrides,
+    }
+    return build(Config(**settings), speech=Quiet() if speech is None else speech)
+
+
 def host_client(app: Any, pin: str) -> Any:
     """A Flask test client of ``app`` logged in as the host, sending the CSRF token with every
     POST (for tests that build the app in-process with ``companion.wiring.build``)."""

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN
+from serving import PIN, Quiet
 from test_eleusis_games import choose
-from test_phone_seats import Quiet
 
 from companion.config import CameraConfig, Config
 from companion.games.eleusis.rule_library import by_id

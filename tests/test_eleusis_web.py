@@ -11,38 +11,19 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from serving import PIN, host_client
 from test_eleusis_games import choose
-from test_phone_seats import Quiet
 
-from companion.config import CameraConfig, Config
 from companion.games.eleusis import ONE_DECK
-from companion.wiring import Companion, build
+from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan"]
 TYPED = "if prev is black then card.value >= 7 else card is hearts or card is clubs"
 CHECKED = "count red in last 2 = 1 and card is not court or card.value mod 5 = 3"
 MOST_MOVES = 600
-
-
-@pytest.fixture
-def companion(tmp_path: Path) -> Iterator[Companion]:
-    config = Config(
-        data_dir=tmp_path,
-        pin_factory="mock",
-        camera=CameraConfig(source="generated:3"),
-        host_pin=PIN,
-    )
-    running = build(config, speech=Quiet())
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 @pytest.fixture

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from markupsafe import escape
 from serving import PIN, host_client
-from test_phone_seats import make
 
 from companion.ending import ending
 from companion.game import IllegalAction
@@ -35,15 +32,6 @@ from companion.wiring import Companion
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve"]
 DIGITAL = {"players": 5, "identities": "digital", "isolated_cylons": True}
 PHYSICAL = {"players": 5, "isolated_cylons": True}
-
-
-@pytest.fixture
-def companion(tmp_path: Path) -> Iterator[Companion]:
-    running = make(tmp_path)
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def step(table: Table, reject: bool = False) -> None:

@@ -10,49 +10,24 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import PIN
+from serving import PIN, quiet_companion
 
-from companion.config import CameraConfig, Config
 from companion.games.resistance import Side
 from companion.seat_input import Button, Press
 from companion.seats_online import SeatLinks, actor
-from companion.wiring import Companion, build
+from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve"]
 DIGITAL = {"players": 5, "identities": "digital", "isolated_cylons": True}
 INVALID = "This seat link does not work"
 
 
-class Quiet:
-    name = "quiet"
-
-    def speak(self, text: str, lang: str) -> None:
-        pass
-
-
 def make(tmp_path: Path) -> Companion:
-    config = Config(
-        data_dir=tmp_path,
-        pin_factory="mock",
-        camera=CameraConfig(source="generated:3"),
-        host_pin=PIN,
-        pauses=dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_close"), 0.0),
-    )
-    return build(config, speech=Quiet())
-
-
-@pytest.fixture
-def companion(tmp_path: Path) -> Iterator[Companion]:
-    running = make(tmp_path)
-    try:
-        yield running
-    finally:
-        running.close()
+    return quiet_companion(tmp_path)  # type: ignore[no-any-return]
 
 
 def start(companion: Companion, options: dict[str, Any] | None = None, seed: int = 11) -> None:
@@ -448,14 +423,8 @@ def test_the_seat_page_carries_its_token_and_no_host_controls(companion: Compani
 
 def test_a_phone_press_during_the_night_is_ignored_like_a_button_press(tmp_path: Path) -> None:
     """With a night phase, a phone's press during it is ignored like a button's."""
-    config = Config(
-        data_dir=tmp_path,
-        pin_factory="mock",
-        camera=CameraConfig(source="generated:3"),
-        host_pin=PIN,
-        pauses={"intro": 0.0, "close_eyes": 0.0, "cylons_open": 30.0, "cylons_close": 0.0},
-    )
-    companion = build(config, speech=Quiet())
+    night = {"intro": 0.0, "close_eyes": 0.0, "cylons_open": 30.0, "cylons_close": 0.0}
+    companion = quiet_companion(tmp_path, pauses=night)
     try:
         companion.table.new_game("resistance", {"players": 5}, NAMES, "en", seed=3)
         assert companion.table.snapshot()["state"]["phase"] == "night"

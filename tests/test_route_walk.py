@@ -31,13 +31,12 @@ from typing import Any
 
 import pytest
 import resistance_play
-from serving import CSRF_FIELD, CSRF_META, PIN, ROOT, host_client
+from serving import CSRF_FIELD, CSRF_META, PIN, ROOT, Quiet, host_client
 from test_eleusis_games import choose as choose_eleusis
 from test_night_games import choose as choose_night
 from test_oraklos_games import Referee
 from test_oraklos_games import choose as choose_oraklos
 from test_ostrakon_games import choose as choose_ostrakon
-from test_phone_seats import Quiet
 from test_sages_games import pick as pick_sages
 
 from companion.config import CameraConfig, Config
@@ -446,6 +445,7 @@ POST_BODIES: dict[str, Callable[[Rig], dict[str, Any]]] = {
     "/api/seat/<token>/act": lambda rig: {"json": any_move(rig)},
     "/api/eleusis/check": lambda rig: {"json": {"rule": "card is red"}},
     "/api/games/rematch": lambda rig: {"json": {"game_id": rig.table.snapshot()["game_id"]}},
+    "/api/host/undo": lambda rig: {"json": {"seq": 1}},
 }
 
 
@@ -479,6 +479,21 @@ def host_is_let_through(path: str, body: Any) -> Callable[[Rig], None]:
         assert rig.mark() == before
 
     return check
+
+
+def host_undoes(rig: Rig) -> None:
+    """The host takes back what the page offers, if anything; an offer never made is refused
+    and changes nothing."""
+    offer = rig.table.snapshot()["undo"]
+    before = rig.mark()
+    if offer is None:
+        assert rig.host.post("/api/host/undo", json={"seq": 10**6}).status_code == 400
+        assert rig.mark() == before
+        return
+    answer = rig.host.post("/api/host/undo", json={"seq": offer["seq"]})
+    assert answer.status_code == 200, answer.get_json()
+    assert rig.running.version == before[2] + 1
+    rig.assert_public(answer.get_json())
 
 
 def host_moves(rig: Rig) -> None:
@@ -721,6 +736,7 @@ ROUTES: dict[str, Row] = {
     "/api/games/rematch": Row(
         post=HOST_POST, accept=host_is_let_through("/api/games/rematch", {"game_id": "-"})
     ),
+    "/api/host/undo": Row(post=HOST_POST, accept=host_undoes),
     "/api/press": Row(post=HOST_POST, accept=host_presses),
     "/api/act": Row(post=HOST_POST, accept=host_moves),
     "/api/record": Row(get=HOST_ONLY, shows=shows_record),

@@ -11,9 +11,7 @@ it is cheap, the summaries are checked against the rules as the engines play the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from html import unescape
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,40 +20,16 @@ from page_walk import SIZES, Size, axe_source, axe_violations, describe, layout,
 from selenium.webdriver.common.by import By
 from serving import PIN, ROOT, Server, host_client
 
-from companion.config import CameraConfig, Config
 from companion.games.oraklos.state import WINNING_SCORE as ORAKLOS_TARGET
 from companion.games.resistance.tables import CYLONS
-from companion.narration.catalog import LANGUAGES, Catalog
-from companion.wiring import Companion, build
+from companion.narration.catalog import LANGUAGES, Catalog, french_spacing
+from companion.wiring import Companion
 from web import rules
-from web.rules import GAMES, SECTIONS, RulesError, french, parse, summary
+from web.rules import GAMES, SECTIONS, RulesError, parse, summary
 
 PAGES = [(game, lang) for game in GAMES for lang in LANGUAGES]
 TAG = re.compile(r"<[^>]+>")
 NBSP, NNBSP = "\u00a0", "\u202f"
-
-
-class Quiet:
-    def speak(self, text: str, lang: str) -> None:
-        pass
-
-
-@pytest.fixture
-def companion(tmp_path: Path) -> Iterator[Companion]:
-    running = build(
-        Config(
-            data_dir=tmp_path,
-            pin_factory="mock",
-            camera=CameraConfig(source="generated:3"),
-            host_pin=PIN,
-            pauses=dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_close"), 0.0),
-        ),
-        speech=Quiet(),
-    )
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 def section(game: str, lang: str, key: str) -> str:
@@ -137,10 +111,13 @@ def test_the_renderer_escapes_everything_it_does_not_write() -> None:
 
 
 def test_french_typography_makes_the_spaces_before_punctuation_unbreakable() -> None:
-    assert french("Règles : oui ; non ? Si ! « Dieu »") == (
-        f"Règles{NBSP}: oui{NNBSP}; non{NNBSP}? Si{NNBSP}! «{NBSP}Dieu{NBSP}»"
+    """The rules pages space French as every other page does (the catalog's french_spacing)."""
+    assert french_spacing("Règles : oui ; non ? Si ! « Dieu »") == (
+        f"Règles{NBSP}: oui{NBSP}; non{NBSP}? Si{NBSP}! «{NBSP}Dieu{NBSP}»"
     )
-    assert french("As = 1, 15 × 15") == "As = 1, 15 × 15"
+    assert french_spacing("As = 1, 15 × 15") == "As = 1, 15 × 15"
+    page = summary("eleusis", "fr")
+    assert " :" not in page.lead and " ?" not in page.lead
 
 
 # -- the pages ------------------------------------------------------------------------------------

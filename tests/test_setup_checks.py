@@ -8,35 +8,16 @@ tests/test_phone_seats.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from serving import PIN, host_client
-from test_phone_seats import Quiet
 
-from companion.config import NAME_LIMIT, CameraConfig, Config
+from companion.config import NAME_LIMIT
 from companion.narration import Catalog
-from companion.wiring import Companion, build
+from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Flo", "Gus"]
-
-
-@pytest.fixture
-def companion(tmp_path: Path) -> Iterator[Companion]:
-    config = Config(
-        data_dir=tmp_path,
-        pin_factory="mock",
-        camera=CameraConfig(source="generated:3"),
-        host_pin=PIN,
-        pauses=dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_close"), 0.0),
-    )
-    running = build(config, speech=Quiet())
-    try:
-        yield running
-    finally:
-        running.close()
 
 
 @pytest.fixture

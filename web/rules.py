@@ -29,7 +29,7 @@ from typing import Any
 
 from flask import Flask, render_template, request
 
-from companion.narration.catalog import LANGUAGES, Catalog
+from companion.narration.catalog import LANGUAGES, Catalog, french_spacing
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 # the order of the listing: the moderated games, then game night
@@ -41,10 +41,6 @@ _BULLET = re.compile(r"^[-*]\s+(.*)$")
 _NUMBERED = re.compile(r"^\d+[.)]\s+(.*)$")
 _STRONG = re.compile(r"\*\*(.+?)\*\*")
 _EMPHASIS = re.compile(r"(?<![*\w])\*(?!\s)(.+?)(?<!\s)\*(?![*\w])")
-# French typography: a no-break space before : ; ? ! and inside « »
-_FRENCH_BEFORE = re.compile(r"[ \u00a0\u202f]+([:;?!»])")
-_FRENCH_AFTER = re.compile(r"«[ \u00a0\u202f]+")
-NBSP, NNBSP = "\u00a0", "\u202f"
 
 
 class RulesError(ValueError):
@@ -67,16 +63,10 @@ class Summary:
     sections: tuple[Section, ...]
 
 
-def french(text: str) -> str:
-    """``text`` with French typography's non-breaking spaces (before ; ? ! a narrow one)."""
-    text = _FRENCH_BEFORE.sub(lambda m: (NBSP if m[1] in ":»" else NNBSP) + m[1], text)
-    return _FRENCH_AFTER.sub("«" + NBSP, text)
-
-
 def inline(text: str, lang: str) -> str:
     """One line's text as HTML: escaped, with **strong** and *emphasis*."""
     if lang == "fr":
-        text = french(text)
+        text = french_spacing(text)
     html = escape(text, quote=False)
     html = _STRONG.sub(r"<strong>\1</strong>", html)
     return _EMPHASIS.sub(r"<em>\1</em>", html)
@@ -170,7 +160,7 @@ def page_words(lang: str) -> dict[str, str]:
     with (RULES_DIR / lang / "page.toml").open("rb") as file:
         words = tomllib.load(file)
     if lang == "fr":
-        return {key: french(str(value)) for key, value in words.items()}
+        return {key: french_spacing(str(value)) for key, value in words.items()}
     return {key: str(value) for key, value in words.items()}
 
 
