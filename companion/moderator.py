@@ -27,6 +27,7 @@ from companion.game import (
     Event,
     Game,
     IllegalAction,
+    MalformedAction,
     action_from_json,
 )
 from companion.games import game_for
@@ -285,7 +286,8 @@ def _ostrakon_rules() -> GameRules:
     from companion.narration import ostrakon as ostrakon_narration
 
     return GameRules(
-        interpret=ostrakon_controls.interpret,
+        # with a clock: a long press of A soon after the first claim contests it (controls.py)
+        interpret=ostrakon_controls.Buttons(),
         blank_input=ostrakon_controls.Naming(),
         lines=ostrakon_narration.lines,
         opening_script=None,
@@ -558,22 +560,34 @@ class Table:
             )
 
     def resume(self) -> bool:
-        """Pick up the journal's last unfinished game, if any, replaying its actions."""
+        """Pick up the journal's last unfinished game, if any, replaying its actions. A game this
+        version cannot replay (its options or an action refused by rules that changed since) is
+        left in the journal, and the table is told to start a new one: the companion starts."""
         entry = self.journal.latest_game()
         if entry is None or entry.finished:
             return False
         game = game_for(entry.title)
-        state = game.new(entry.options, entry.seed)
         rows = self.journal.rows(entry.id)
         steps: list[Step] = []
         public_version = len(rows) - len(standing(rows))  # each undo changed the view back
-        for seq, data in standing(rows):
-            action = action_from_json(game.actions, data)
-            before, seen = state, game.public_view(state)
-            state, _ = game.apply(state, action)
-            changed = game.public_view(state) != seen
-            public_version += changed
-            steps.append(Step(seq, before, action, changed))
+        try:
+            state = game.new(entry.options, entry.seed)
+            for seq, data in standing(rows):
+                action = action_from_json(game.actions, data)
+                before, seen = state, game.public_view(state)
+                state, _ = game.apply(state, action)
+                changed = game.public_view(state) != seen
+                public_version += changed
+                steps.append(Step(seq, before, action, changed))
+        except (IllegalAction, MalformedAction) as exc:
+            log.error("game %s cannot be resumed by this version: %s", entry.id, exc)
+            words = Catalog(entry.setup.get("language", self.default_language))
+            told = words.text("general.resume_failed", game=words.text(f"games.{entry.title}"))
+            with self._lock:
+                self._remember(told)
+                self.voice.say(told, words.lang)
+                self._publish()
+            return False
         catalog = Catalog(
             entry.setup.get("language", self.default_language), entry.setup.get("names", ())
         )

@@ -226,9 +226,9 @@ def start_game_on_host(
     from selenium.webdriver.support.ui import Select
 
     form = new_game_form(driver)
-    Select(form.find_element(By.NAME, "players")).select_by_visible_text(str(players))
-    Select(form.find_element(By.NAME, "language")).select_by_value(language)
-    box = form.find_element(By.NAME, "names")
+    box = form.find_element(By.NAME, "names")  # first: the player count follows the names
     box.clear()
     box.send_keys("\n".join(names))
+    Select(form.find_element(By.NAME, "players")).select_by_visible_text(str(players))
+    Select(form.find_element(By.NAME, "language")).select_by_value(language)
     driver.find_element(By.ID, "start").click()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterable
 
 from companion.game import Action, Event
 from companion.games.resistance import (
@@ -14,9 +15,27 @@ from companion.games.resistance import (
     Resistance,
     ResistanceState,
 )
+from companion.games.resistance.plot import (
+    FULL_DECK,
+    SMALL_DECK_SIZE,
+    PlotCard,
+    StrongLeaderTiming,
+)
 from companion.games.resistance.state import PassPlot
 
 GAME = Resistance()
+TIMINGS = {t.value: t for t in StrongLeaderTiming}
+
+
+def ten_with(cards: Iterable[PlotCard]) -> list[PlotCard]:
+    """A plot deck of ten for 5-6 players (the seed's « 10 des 15 cartes Complot ») holding
+    ``cards``, filled up in the printed deck's order: for scenarios that draw cards the default
+    ten lack (option ``plot_deck``)."""
+    deck = list(cards)
+    for card in FULL_DECK:
+        if len(deck) < SMALL_DECK_SIZE and deck.count(card) < FULL_DECK.count(card):
+            deck.append(card)
+    return deck
 
 
 def random_game(
@@ -31,6 +50,8 @@ def random_game(
         "targeting": rng.random() < 0.3,
         "isolated_cylons": rng.random() < 0.2,
         "first_commander": rng.randrange(players),
+        # drawn apart, so that each seed's game stays the one it was before the option
+        "strong_leader": random.Random(f"{seed}:strong_leader").choice(list(TIMINGS)),
     }
     state = GAME.new(options, seed)
     states, events, actions = [state], [], []

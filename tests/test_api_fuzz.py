@@ -293,6 +293,9 @@ ELEUSIS_GOOD = {  # Eleusis options each as the host page sends them (a rule may
     "wrong_no_play_penalty": PENALTY,
     "fallen_prophet_penalty": PENALTY,
     "sudden_death": st.none() | st.integers(0, 520),
+    "prophet_once": st.booleans(),
+    "prophet_min_others": st.integers(1, 9),
+    "god_without_prophet": st.sampled_from(["highest", "zero"]),
 }
 ELEUSIS_OPTIONS = {  # ... or not
     "god": st.sampled_from(["God", "", "HUMAN"]) | VALUES,
@@ -309,6 +312,9 @@ ELEUSIS_OPTIONS = {  # ... or not
     "wrong_no_play_penalty": NUMBERS | VALUES,
     "fallen_prophet_penalty": NUMBERS | VALUES,
     "sudden_death": NUMBERS | VALUES,
+    "prophet_once": st.sampled_from(["true", 1, None]) | VALUES,
+    "prophet_min_others": st.integers(-1, 12) | NUMBERS | VALUES,
+    "god_without_prophet": st.sampled_from(["HIGHEST", "", "best"]) | VALUES,
 }
 ELEUSIS_PLAUSIBLE = st.fixed_dictionaries(
     {"players": st.integers(2, 10)}, optional=ELEUSIS_GOOD

@@ -268,6 +268,37 @@ def test_penalties_default_to_abbotts_new_eleusis() -> None:
     assert (penalties.wrong_no_play, penalties.fallen_prophet) == (5, 4)
 
 
+def test_the_rules_the_seed_lacks_default_to_abbotts_new_eleusis() -> None:
+    """Sudden death after 40 cards played, a prophet at most once, with at least two other
+    players still playing, and God scoring the highest score when no prophet stands."""
+    options = digital().options
+    assert options.sudden_death == 40
+    assert options.prophet_once is True
+    assert options.prophet_min_others == 2
+    assert options.god_without_prophet.value == "highest"
+    public = GAME.public_view(digital())["options"]
+    assert public["god_without_prophet"] == "highest"
+    assert public["prophet_once"] is True and public["prophet_min_others"] == 2
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "code"),
+    [
+        ("prophet_once", "yes", "option_not_boolean"),
+        ("prophet_once", 1, "option_not_boolean"),
+        ("prophet_min_others", 0, "option_out_of_range"),
+        ("prophet_min_others", 10, "option_out_of_range"),
+        ("prophet_min_others", True, "option_out_of_range"),
+        ("god_without_prophet", "double", "unknown_option_value"),
+    ],
+)
+def test_the_options_for_the_rules_the_seed_lacks_are_checked(
+    option: str, value: Any, code: str
+) -> None:
+    error = refused_options({"players": 4, option: value})
+    assert error.code == code and error.params["option"] == option
+
+
 def test_an_unknown_option_is_refused() -> None:
     assert refused_options({"players": 4, "jokers": True}).code == "unknown_option"
 
@@ -279,6 +310,8 @@ def test_an_unknown_option_is_refused() -> None:
         {"players": 3, "level": "medium", "cards": "physical"},
         {"players": 5, "rule_id": "red-black", "decks": 4, "sudden_death": None},
         {"players": 7, "god": "human", "god_seat": 6, "refused_penalty": 3, "hand_size": 6},
+        {"players": 4, "god_without_prophet": "zero", "prophet_once": False},
+        {"players": 2, "prophet_min_others": 1, "rule": ALTERNATE},
     ],
 )
 def test_the_journals_options_set_up_the_same_game(options: dict[str, Any]) -> None:
@@ -761,12 +794,75 @@ def test_a_fallen_prophet_is_never_prophet_again() -> None:
     assert refused(state, DeclareProphet(0)).code == "prophet_only_once"
 
 
-def test_after_a_fall_a_new_prophet_may_declare_while_at_most_30_cards_were_played_since() -> None:
-    state = dataclasses.replace(table(sudden_death=None), fallen=(3,), fall_played=5)
-    late = dataclasses.replace(state, played=36)
-    assert refused(late, DeclareProphet(0)).code == "prophet_too_late_after_fall"
-    in_time, _ = apply(dataclasses.replace(state, played=35), DeclareProphet(0))
-    assert in_time.prophet is not None
+def fallen_after(played_under: int) -> EleusisState:
+    """Seat 0 declares, ``played_under`` cards are played under them (the last, 3H by seat 1,
+    accepted by God's rule, is the one the prophet wrongly refuses), and they fall; seat 2 is in
+    turn."""
+    state, _ = apply(table(sudden_death=None), DeclareProphet(0))
+    state = dataclasses.replace(state, played=state.played + played_under - 1)
+    state, _ = apply(state, PlayCards(1, cs("3H")), ProphetJudge(0, False))
+    assert state.fallen == (0,) and state.turn == 2
+    return state
+
+
+def test_another_prophet_may_declare_if_at_most_30_cards_were_played_under_the_fallen_one() -> None:
+    """«Si trente cartes au plus ont été jouées sous le prophète déchu, un autre prophète peut se
+    déclarer.» The cards played from the marker to the fall count, the overturned play included."""
+    state = fallen_after(30)
+    assert state.played_under_fallen == 30
+    assert GAME.public_view(state)["played_under_fallen"] == 30
+    state, _ = apply(state, DeclareProphet(2))
+    assert state.prophet is not None and state.prophet.seat == 2
+
+
+def test_no_other_prophet_once_more_than_30_cards_were_played_under_the_fallen_one() -> None:
+    """«Si trente cartes au plus ont été jouées sous le prophète déchu, un autre prophète peut se
+    déclarer»: with 31, none may."""
+    error = refused(fallen_after(31), DeclareProphet(2), "prophet_fell_too_late")
+    assert error.params == {"played": 31, "prophet": 0, "limit": 30}
+    assert 2 not in GAME.public_view(fallen_after(31))["may_declare_prophet"]
+
+
+def test_cards_played_since_the_fall_do_not_bar_another_prophet() -> None:
+    """«... jouées sous le prophète déchu»: what is counted is the fallen prophet's reign, not the
+    cards played after the fall."""
+    state = fallen_after(3)
+    state = dataclasses.replace(state, played=state.played + 40)
+    state, _ = apply(state, DeclareProphet(2))
+    assert state.prophet is not None and state.prophet.seat == 2
+
+
+def test_a_fallen_prophet_may_declare_again_when_prophet_once_is_off() -> None:
+    """Not in the seed: «un autre prophète» says nothing of the fallen one. Abbott makes a player
+    prophet at most once (``prophet_once``, on by default); off, the fallen prophet may return."""
+    state, _ = apply(
+        table(prophet_once=False), DeclareProphet(0), PlayCards(1, cs("3H")), ProphetJudge(0, False)
+    )
+    state, _ = apply(state, PlayCards(2, cs("4H")), PlayCards(3, cs("6H")))
+    assert state.turn == 0
+    state, _ = apply(state, DeclareProphet(0))
+    assert state.prophet is not None and state.prophet.seat == 0
+
+
+def test_a_prophet_needs_two_other_players_still_playing_as_in_abbott() -> None:
+    """Not in the seed. Abbott's *New Eleusis*: "two or more players besides yourself and the
+    dealer" (option ``prophet_min_others``, default 2)."""
+    three = table(players=3, starter="AH")
+    state, _ = apply(three, DeclareProphet(0))
+    assert state.prophet is not None
+    one_left = dataclasses.replace(three, eliminated=(2,))
+    error = refused(one_left, DeclareProphet(0), "prophet_needs_players")
+    assert error.params == {"seat": 0, "others": 1, "least": 2}
+    assert refused(table(players=2, starter="AH"), DeclareProphet(0)).code == (
+        "prophet_needs_players"
+    )
+
+
+def test_the_number_of_other_players_a_prophet_needs_is_an_option() -> None:
+    state, _ = apply(table(players=2, starter="AH", prophet_min_others=1), DeclareProphet(0))
+    assert state.prophet is not None
+    four = table(prophet_min_others=4)
+    assert refused(four, DeclareProphet(0)).params == {"seat": 0, "others": 3, "least": 4}
 
 
 def test_the_prophets_hand_stays_in_front_of_them() -> None:
@@ -879,6 +975,69 @@ def test_a_prophet_standing_at_the_end_scores_a_and_the_companion_min_a_b() -> N
     assert state.scores.prophet is not None and state.scores.prophet.b == 4
 
 
+def test_without_a_prophet_god_scores_the_highest_score_of_the_players() -> None:
+    """The seed scores God only «S'il existait un prophète». Abbott's *New Eleusis*: the dealer
+    scores the highest score of the players (option ``god_without_prophet``, default)."""
+    state = with_size(human(), 5, 1)
+    assert state.turn == 5
+    state, _ = apply(state, PlayCards(5, cs("2H")), Judge(0, True))
+    assert state.scores is not None
+    assert state.scores.points == (8, 0, 0, 0, 0, 8)
+    assert state.outcome is not None and state.outcome.winner == "0,5"
+
+
+def test_without_a_prophet_god_scores_nothing_when_the_option_says_zero() -> None:
+    state = with_size(human(god_without_prophet="zero"), 5, 1)
+    state, _ = apply(state, PlayCards(5, cs("2H")), Judge(0, True))
+    assert state.scores is not None and state.scores.points == (0, 0, 0, 0, 0, 8)
+
+
+def test_the_companion_as_god_scores_the_highest_score_without_a_seat() -> None:
+    state, _ = apply(with_size(table(), 0, 1), PlayCards(0, cs("2H")))
+    assert state.scores is not None
+    assert state.scores.god == 8 and state.scores.points == (8, 0, 0, 0)
+
+
+def test_starting_cards_are_laid_but_not_played() -> None:
+    """Two counts, two words: cards *laid* lie on the table, the starting cards included; cards
+    *played* are the players'."""
+    state = GAME.new({"players": 4, "rule": RED, "cards": "physical"}, SEED)
+    state, _ = apply(state, TurnCard(card("2S")), TurnCard(card("KC")), TurnCard(card("4D")))
+    state, _ = apply(state, PlayCards(3, cs("2S")))
+    view = GAME.public_view(state)
+    assert (view["accepted"], view["refused"], view["laid"]) == (1, 3, 4)
+    assert view["played"] == state.played == 1
+
+
+def test_total_b_counts_the_cards_laid_up_to_the_marker_starting_cards_included() -> None:
+    """«On compte également le nombre de cartes jouées jusqu'à sa marque, que l'on multiplie par
+    deux.» This project counts every card lying on the table then: the starting cards too."""
+    state = GAME.new({"players": 4, "rule": RED, "cards": "physical"}, SEED)
+    state, _ = apply(state, TurnCard(card("2S")), TurnCard(card("KC")), TurnCard(card("4D")))
+    state, _ = apply(state, PlayCards(3, cs("2S")), DeclareProphet(0))
+    assert state.prophet is not None
+    assert (state.prophet.laid_at, state.prophet.played_at) == (4, 1)
+    tally = GAME.tally(state)
+    assert tally is not None and tally.laid_to_marker == 4 and tally.b == 8
+
+
+def test_god_admitting_a_mistake_counts_the_cards_played_not_the_starting_cards() -> None:
+    """«Si trois cartes au plus ont été jouées, on change de Dieu et il n'y a aucune pénalité.»"""
+    state = GAME.new({"players": 5, "god": "human", "cards": "physical"}, SEED)
+    state, _ = apply(state, TurnCard(card("2S")), Judge(0, False), TurnCard(card("KC")))
+    state, _ = apply(state, Judge(0, False), TurnCard(card("5H")), Judge(0, True))
+    assert state.turn == 1
+    state, _ = apply(state, PlayCards(1, cs("2H")), Judge(0, True))
+    state, _ = apply(state, PlayCards(2, cs("3S")), Judge(0, False))
+    state, _ = apply(state, PlayCards(3, cs("4H")), Judge(0, True))
+    assert (state.played, state.layout.laid) == (3, 6)
+    early, _ = apply(state, AdmitMistake(0))
+    assert early.scores is not None and early.scores.change_god
+    state, _ = apply(state, PlayCards(4, cs("6H")), Judge(0, True))
+    late, _ = apply(state, AdmitMistake(0))
+    assert late.scores is not None and late.scores.points == (-20, 0, 0, 0, 0)
+
+
 def test_nothing_is_played_after_the_end() -> None:
     state, _ = apply(human(), AdmitMistake(0))
     assert refused(state, PlayCards(1, cs("2H"))).code == "game_over"
@@ -895,6 +1054,76 @@ def test_the_rule_is_in_no_view_before_the_end() -> None:
         text = json.dumps(view)
         assert "court-keeps-suit" not in text and "prev.suit" not in text
         assert view["rule"] is None
+
+
+def game_states(options: dict[str, Any], moves: int = 80) -> list[EleusisState]:
+    """A digital game played at random (single cards, no-plays, prophecies, the companion's
+    verdicts): every state it goes through, up to the end."""
+    rng = random.Random(3)
+    state = GAME.new(options, SEED)
+    states = [state]
+    while state.phase is not Phase.OVER and len(states) < moves:
+        seat = state.turn
+        assert seat is not None
+        declare = GAME.prophet_refusal(state, seat) is None and rng.random() < 0.3
+        if state.phase is Phase.JUDGE:
+            pending = state.pending
+            assert pending is not None and state.prophet is not None
+            action: Action = ProphetJudge(state.prophet.seat, rng.random() < 0.5)
+            if pending.no_play and not action.accepted:  # type: ignore[attr-defined]
+                action = ProphetJudge(state.prophet.seat, False, rng.choice(pending.cards))
+        elif declare:
+            action = DeclareProphet(seat)
+        elif rng.random() < 0.1:
+            action = NoPlay(seat)
+        else:
+            action = PlayCards(seat, (rng.choice(state.hands[seat]),))
+        state, _ = GAME.apply(state, action)
+        states.append(state)
+    return states
+
+
+def secrets_told(state: EleusisState, secrets: Sequence[str]) -> list[str]:
+    """The secrets that ``repr`` or ``str`` of the state, or of its options, prints. A hand
+    shown for a no-play (in the play pending or the last verdict) is public."""
+    text = " ".join((repr(state), str(state), repr(state.options), str(state.options)))
+    shown = repr(state.pending) + repr(state.last)
+    orders = [state.deck[:3], *(hand[:3] for hand in state.hands)]
+    told = [s for s in secrets if s in text]
+    told += [
+        f"cards in order {o}"
+        for o in orders
+        if len(o) == 3 and repr(o)[1:-1] in text and repr(o)[1:-1] not in shown
+    ]
+    told += [
+        f"{name}=" for name in ("seed", "deck", "hands", "rule", "rule_info") if f" {name}=" in text
+    ]
+    return told
+
+
+@pytest.mark.parametrize(
+    ("options", "secrets"),
+    [
+        ({"players": 4, "rule": ALTERNATE, "hand_size": 4}, [ALTERNATE, "prev.colour"]),
+        (
+            {"players": 3, "rule_id": "court-keeps-suit", "hand_size": 3},
+            ["court-keeps-suit", "prev.suit"],
+        ),
+    ],
+)
+def test_no_repr_of_a_state_tells_the_rule_the_deck_or_a_hand(
+    options: dict[str, Any], secrets: list[str]
+) -> None:
+    states = game_states(options)
+    assert states[-1].phase is Phase.OVER, "the game should reach its end"
+    assert any(s.prophet is not None for s in states), "a prophet should rise"
+    info = states[0].rule_info
+    assert info is not None
+    secrets = [*secrets, *(d for d in (info.description_en, info.description_fr) if d)]
+    for step, state in enumerate(states):
+        assert secrets_told(state, secrets) == [], f"step {step}"
+    assert not any(s in repr(info) for s in secrets)
+    assert not any(s in repr(states[0].rule) for s in secrets)
 
 
 def test_the_public_view_reveals_the_rule_at_the_end() -> None:

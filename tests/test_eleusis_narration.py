@@ -339,15 +339,23 @@ def test_the_end_says_why_the_scores_the_winner_and_then_the_rule() -> None:
         "Bea: 2 of hearts — accepted.",
         "A player has no cards left: the game is over.",
         "Scores: Ada 0 and Bea 1.",
+        "With no prophet standing, God scores as much as the best player: 1.",
         "Bea wins!",
         "The rule was: card is red.",
     ]
     assert heard("fr", events)[1:] == [
         "Un joueur n'a plus de cartes\xa0: la partie est terminée.",
         "Scores\xa0: Ada 0 et Bea 1.",
+        "Sans prophète debout, Dieu marque autant que le meilleur joueur\xa0: 1.",
         "Bea gagne\xa0!",
         "La règle était\xa0: card is red.",
     ]
+
+
+def test_god_scoring_nothing_without_a_prophet_goes_unsaid() -> None:
+    state = physical(2, hand_size=1, god_without_prophet="zero")
+    _, events = play(state, PlayCards(1, cards("2H")))
+    assert not any("God" in line for line in heard("en", events))
 
 
 @pytest.mark.parametrize(

@@ -202,10 +202,20 @@ def test_the_host_checks_a_typed_rule_sees_its_faulty_column_and_the_page_forget
         lambda d: "good" in str(d.find_element(By.ID, "el-check-report").get_attribute("class")),
         "a fit rule",
     )
+    # the rules the seed lacks, away from Abbott's defaults
+    form.find_element(By.CSS_SELECTOR, ".el-advanced summary").click()
+    form.find_element(By.NAME, "el_prophet_once").click()
+    others = form.find_element(By.NAME, "el_prophet_min_others")
+    others.clear()
+    others.send_keys("1")
+    Select(form.find_element(By.NAME, "el_god_without_prophet")).select_by_value("zero")
     form.find_element(By.NAME, "names").send_keys("\n".join(NAMES))
     driver.find_element(By.ID, "start").click()
     wait(driver, lambda d: d.find_element(By.ID, "eleusis").is_displayed(), "the game")
     assert server.state()["game"] == "eleusis"
+    options = server.state()["state"]["options"]
+    assert (options["prophet_once"], options["prophet_min_others"]) == (False, 1)
+    assert options["god_without_prophet"] == "zero"
     assert driver.find_element(By.ID, "el-rule").get_attribute("value") == ""
     assert not driver.find_element(By.ID, "el-check-report").is_displayed()
     assert_not_reloaded(driver)

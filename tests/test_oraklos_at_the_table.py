@@ -360,6 +360,11 @@ def test_with_a_live_camera_the_throw_is_read_by_itself_once_the_dice_are_still(
     while table.running is not None and table.running.state.phase is Phase.THROW:
         assert time.monotonic() < deadline, "the watcher never read the throw"
         time.sleep(0.05)
+    # The watcher submits the throw, then shows its picture: on a busy machine (tests run in
+    # parallel) this thread can look between the two.
+    while table.snapshot()["picture"] is None:
+        assert time.monotonic() < deadline, "the watcher never showed the throw's picture"
+        time.sleep(0.05)
     desk.close()
     assert table.running is not None and table.running.state.phase is Phase.SEARCH
     assert source.reads >= 5 + 3 + 3, "read only after motion, then still frames"

@@ -178,3 +178,17 @@ def test_the_winners_are_named() -> None:
     assert say("en", one) == ["Bea wins with 11 points!"]
     assert say("en", two) == ["Ada and Cy share the victory with 10 points!"]
     assert say("fr", two) == ["Ada et Cy partagent la victoire avec 10 points\xa0!"]
+
+
+def test_a_tie_that_plays_on_is_said_with_the_tied_players() -> None:
+    tie = Event("tie_plays_on", {"seats": [0, 2], "score": 10})
+    assert say("en", tie) == ["Ada and Cy are tied with 10 points: another round is played."]
+    assert say("fr", tie) == [
+        "Ada et Cy sont à égalité avec 10 points\xa0: on joue une manche de plus."
+    ]
+
+
+def test_the_pile_running_out_is_said_in_the_rulebooks_words() -> None:
+    over = Event("deck_exhausted", {"round": 9})
+    assert say("fr", over) == ["La pioche est épuisée\xa0: la partie finit immédiatement."]
+    assert say("en", over) == ["The deck has run out: the game ends."]

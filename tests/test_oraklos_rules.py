@@ -40,6 +40,7 @@ from companion.games.oraklos.state import (
     TakeMarker,
     Termination,
     ThrowDice,
+    Ties,
 )
 from tests import engine_steps as steps
 
@@ -203,6 +204,7 @@ def test_options_are_checked() -> None:
         ({"players": 3, "fills": "secret"}, "unknown_option_value"),
         ({"players": 3, "deck": ["drawn"]}, "unknown_option_value"),
         ({"players": 3, "claims": None}, "unknown_option_value"),
+        ({"players": 3, "ties": "replay"}, "unknown_option_value"),
     ):
         with pytest.raises(IllegalAction) as caught:
             GAME.new(bad, SEED)
@@ -214,7 +216,7 @@ def test_the_game_is_registered_and_its_options_round_trip() -> None:
     assert game_for("oraklos") is not None
     again = GAME.new(GAME.options_json(state), SEED)
     assert again == state
-    table = new_game(3, fills="unseen", deck="drawn", claims="card")
+    table = new_game(3, fills="unseen", deck="drawn", claims="card", ties="play_on")
     assert GAME.options_json(table) == {
         "players": 3,
         "mode": "standard",
@@ -223,8 +225,15 @@ def test_the_game_is_registered_and_its_options_round_trip() -> None:
         "fills": "unseen",
         "deck": "drawn",
         "claims": "card",
+        "ties": "play_on",
     }
     assert GAME.new(GAME.options_json(table), SEED) == table
+
+
+def test_a_tie_is_shared_unless_the_host_chooses_to_play_on() -> None:
+    """The rulebook says nothing of a tie: option ``ties``, "shared" unless chosen."""
+    assert GAME.options_json(new_game(2))["ties"] == "shared"
+    assert new_game(2, ties="play_on").options.ties is Ties.PLAY_ON
 
 
 def test_the_options_for_a_real_table_default_to_the_companion_doing_everything() -> None:
@@ -620,7 +629,18 @@ def test_the_first_player_passes_left() -> None:
 # -- the end --------------------------------------------------------------------------------------
 
 
+# The rulebook's words for the end, quoted by the tests below:
+PIOCHE_EPUISEE = "Si la pioche de cartes est épuisée, la partie finit immédiatement."
+TOUR_SUIVANT = (
+    "Toutes les phases sont répétées jusqu'à ce que quelqu'un ait marqué dix points ou plus ou "
+    "jusqu'à toutes les cartes ont été épuisées. Le joueur avec le total de points le plus élevé "
+    "gagne la partie."
+)
+
+
 def test_the_game_ends_at_the_end_of_the_round_in_which_someone_reaches_10() -> None:
+    """« Toutes les phases sont répétées jusqu'à ce que quelqu'un ait marqué dix points ou
+    plus »: the round in which 10 is reached is scored to its end, then the game ends."""
     state = give(with_score(new_game(2), 0, 8), 0, RYBK)
     state = with_square(state)
     state, _ = play(state, TakeMarker(0, 3, RYBK), TakeMarker(1, 2, state.hands[1][0]), EndSearch())
@@ -637,7 +657,27 @@ def test_the_game_ends_at_the_end_of_the_round_in_which_someone_reaches_10() -> 
     assert refused(state, TakeBack(0, red=6)).code == "game_over"
 
 
+def test_the_highest_total_wins_not_the_first_to_reach_10() -> None:
+    """« Le joueur avec le total de points le plus élevé gagne la partie » (Tour suivant) is
+    kept over the overview's « le premier joueur à marquer dix points ou plus gagne la partie »:
+    seat 0 reaches 10 first, with marker 3; seat 1 passes it with marker 2 in the same round.
+    (Both cards match the one square: option ``either_direction`` accepts the mirror card.)"""
+    state = with_score(with_score(new_game(2, either_direction=True), 0, 7), 1, 9)
+    state = give(give(state, 0, RYBK), 1, mirror(RYBK))
+    state = with_square(state)
+    state, _ = play(state, TakeMarker(0, 3, RYBK), TakeMarker(1, 2, mirror(RYBK)), EndSearch())
+    state, _ = play(state, Claim(0, (0, 1, 2, 3)))
+    assert state.scores == (10, 9) and state.outcome is None  # 10 reached first, by seat 0
+    state, events = play(state, Claim(1, (0, 1, 2, 3)))
+    assert state.scores == (10, 11)
+    assert state.outcome is not None
+    assert (state.outcome.winner, state.outcome.reason) == ("1", Termination.TARGET_REACHED)
+    assert only(events, "game_over").data["winners"] == [1]
+
+
 def test_equal_highest_scores_share_the_victory() -> None:
+    """The rulebook names no tie-break: « Le joueur avec le total de points le plus élevé gagne
+    la partie ». By default (option ``ties`` "shared") every player with that total wins."""
     state = give(give(with_score(with_score(new_game(3), 0, 7), 1, 9), 0, RYBK), 1, "RRRR")
     state = with_square(state)
     state, _ = play(state, TakeMarker(0, 3, RYBK), TakeMarker(1, 1, "RRRR"), EndSearch())
@@ -645,20 +685,58 @@ def test_equal_highest_scores_share_the_victory() -> None:
     assert state.scores == (10, 8, 0)
     assert state.outcome is not None and state.outcome.winner == "0"
     tied = give(with_score(with_score(new_game(2), 0, 8), 1, 10), 0, RYBK)
+    assert tied.options.ties is Ties.SHARED
     tied = with_square(tied)
     tied, events = play(tied, TakeMarker(0, 2, RYBK), EndSearch(), Claim(0, (0, 1, 2, 3)))
     assert tied.outcome is not None and tied.outcome.winner == "0,1"
     assert only(events, "game_over").data["winners"] == [0, 1]
 
 
-def test_the_game_ends_at_once_when_the_deck_runs_out() -> None:
+def test_with_ties_play_on_a_tie_at_10_plays_another_round() -> None:
+    """Option ``ties`` "play_on" (the rulebook is silent on a tie): while the highest total is
+    shared, « Toutes les phases sont répétées », until one player alone has it."""
+    tied = new_game(2, ties="play_on", either_direction=True)
+    tied = give(give(with_score(with_score(tied, 0, 8), 1, 10), 0, RYBK), 1, mirror(RYBK))
+    tied = with_square(tied)
+    tied, events = play(tied, TakeMarker(0, 2, RYBK), EndSearch(), Claim(0, (0, 1, 2, 3)))
+    assert tied.scores == (10, 10)
+    assert tied.outcome is None and tied.phase is Phase.RETRIEVE
+    assert only(events, "tie_plays_on").data == {"seats": [0, 1], "score": 10}
+    assert "game_over" not in kinds(events)
+    tied, _ = retrieve_all(tied)
+    assert tied.round == 2 and tied.phase is Phase.FILL
+    tied = with_square(tied)
+    tied, events = play(tied, TakeMarker(1, 1, mirror(RYBK)), EndSearch())
+    tied, events = play(tied, Claim(1, (0, 1, 2, 3)))
+    assert tied.scores == (10, 11)
+    assert tied.outcome is not None
+    assert (tied.outcome.winner, tied.outcome.reason) == ("1", Termination.TARGET_REACHED)
+
+
+def test_with_ties_play_on_the_pile_running_out_still_ends_the_game_shared() -> None:
+    """« Si la pioche de cartes est épuisée, la partie finit immédiatement. »: no round is left
+    to break a tie, so the tied players share the victory even with ``ties`` "play_on"."""
+    state = give(new_game(2, ties="play_on"), 0, RYBK)
+    state = with_score(with_score(state, 0, 4), 1, 7)
+    state = dataclasses.replace(state, deck=state.deck[:1])
+    state = with_square(state)
+    state, _ = play(state, TakeMarker(0, 3, RYBK), EndSearch(), Claim(0, (0, 1, 2, 3)))
+    state, events = retrieve_all(state)
+    assert "tie_plays_on" not in kinds(events)
+    assert state.scores == (7, 7) and state.deck == ()
+    assert state.outcome is not None
+    assert (state.outcome.winner, state.outcome.reason) == ("0,1", Termination.DECK_EXHAUSTED)
+
+
+def test_the_game_ends_immediately_when_the_pile_is_exhausted_while_drawing() -> None:
+    """« Si la pioche de cartes est épuisée, la partie finit immédiatement. »: seat 1, now first,
+    draws the last card; the pile is empty, seat 0 cannot draw, and the game is over."""
     state = give(give(new_game(2), 0, RYBK), 1, "RRRR")
     state = dataclasses.replace(state, deck=state.deck[:1])
     state = with_square(state)
     state, _ = play(state, TakeMarker(0, 3, RYBK), TakeMarker(1, 2, "RRRR"), EndSearch())
     state, _ = play(state, Claim(0, (0, 1, 2, 3)), Hesitate(1))
     state, events = retrieve_all(state)
-    # seat 1 is now first and draws the last card; seat 0 cannot draw
     assert kinds(events)[-3:] == ["cards_dealt", "deck_exhausted", "game_over"]
     assert state.phase is Phase.OVER and state.deck == ()
     assert [len(h) for h in state.hands] == [2, 3]
@@ -666,13 +744,65 @@ def test_the_game_ends_at_once_when_the_deck_runs_out() -> None:
     assert (state.outcome.winner, state.outcome.reason) == ("0", Termination.DECK_EXHAUSTED)
 
 
-def test_a_deck_emptied_by_the_last_card_needed_lets_the_round_be_played() -> None:
+def test_a_pile_emptied_by_the_last_card_needed_is_exhausted_and_the_game_ends() -> None:
+    """« Si la pioche de cartes est épuisée, la partie finit immédiatement. »: the pile is
+    exhausted as soon as drawing empties it, even when that last card fills the last hand; the
+    round just dealt is not played."""
     state = give(new_game(2), 0, RYBK)
     state = dataclasses.replace(state, deck=state.deck[:1])
     state = with_square(state)
     state, _ = play(state, TakeMarker(0, 3, RYBK), EndSearch(), Claim(0, (0, 1, 2, 3)))
-    state, _ = retrieve_all(state)
-    assert state.deck == () and state.phase is Phase.FILL
+    state, events = retrieve_all(state)
+    assert [len(h) for h in state.hands] == [3, 3] and state.deck == ()
+    assert kinds(events)[-3:] == ["cards_dealt", "deck_exhausted", "game_over"]
+    assert "fill_turn" not in kinds(events)
+    assert state.phase is Phase.OVER
+    assert state.outcome is not None
+    assert (state.outcome.winner, state.outcome.reason) == ("0", Termination.DECK_EXHAUSTED)
+    refused(state, FillCup(1, red=4, yellow=2), "game_over")
+
+
+def test_when_the_pile_is_exhausted_the_totals_as_they_stand_decide() -> None:
+    """« Si la pioche de cartes est épuisée, la partie finit immédiatement. » and « Le joueur
+    avec le total de points le plus élevé gagne la partie. »: nothing more is scored (the cards
+    just drawn count for nothing), and the highest total wins, though nobody has 10."""
+    state = give(new_game(3), 2, RYBK)
+    state = with_score(with_score(state, 0, 2), 1, 5)
+    state = dataclasses.replace(state, deck=state.deck[:1])
+    state = with_square(state)
+    state, _ = play(state, TakeMarker(2, 1, RYBK), EndSearch(), Claim(2, (0, 1, 2, 3)))
+    before = state.scores
+    state, events = retrieve_all(state)
+    assert state.scores == before == (2, 5, 1)
+    assert [line.round for line in state.ledger] == [0, 0, 1]
+    over = only(events, "game_over").data
+    assert (over["winners"], over["scores"]) == ([1], [2, 5, 1])
+    assert state.outcome is not None
+    assert (state.outcome.winner, state.outcome.reason) == ("1", Termination.DECK_EXHAUSTED)
+
+
+def test_a_round_in_which_nobody_draws_goes_on_while_cards_are_left() -> None:
+    """The pile is exhausted only when it is empty: a round in which nobody needs a card leaves
+    it as it was, and the round is played."""
+    state = new_game(2)
+    state = dataclasses.replace(state, deck=state.deck[:2])
+    state = with_square(state)
+    state, _ = play(state, EndSearch())
+    state, events = retrieve_all(state)
+    assert "deck_exhausted" not in kinds(events)
+    assert len(state.deck) == 2 and state.phase is Phase.FILL and state.round == 2
+
+
+def test_junior_also_ends_immediately_when_the_pile_is_exhausted() -> None:
+    """« Pour le reste, ORAKLOS JUNIOR est identique au jeu de base »: « Si la pioche de cartes
+    est épuisée, la partie finit immédiatement. »"""
+    state = give(new_game(2, "junior"), 0, RYBK)
+    state = dataclasses.replace(state, deck=state.deck[:1])
+    state, _ = play(state, ThrowDice.of(layout(state.cup, square((R, Y, B, K)))))
+    state, events = play(state, TakeMarker(0, 3, RYBK), EndSearch(), Claim(0, (0, 1, 2, 3)))
+    assert state.deck == () and state.phase is Phase.OVER
+    assert kinds(events)[-2:] == ["deck_exhausted", "game_over"]
+    assert state.outcome is not None and state.outcome.reason is Termination.DECK_EXHAUSTED
 
 
 # -- Oraklos Junior -------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from companion.game import Event, IllegalAction
 from companion.games.ostrakon import (
     Ask,
     ClaimDisciple,
+    ContestDisciple,
     DayRule,
     Flip,
     Name,
@@ -34,7 +35,15 @@ from companion.games.ostrakon import (
     Vote,
     VotesLaid,
 )
-from companion.games.ostrakon.controls import Naming, interpret
+from companion.games.ostrakon.controls import (
+    TOGETHER,
+    Buttons,
+    FirstClaim,
+    Naming,
+    claim,
+    interpret,
+)
+from companion.games.ostrakon.path import Path as OPath
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration import Catalog
@@ -138,6 +147,50 @@ def test_a_long_press_elsewhere_is_the_tail_of_a_short_press_and_says_nothing(ph
     result = interpret(state, Naming((1,)), Press(seat, A, long=True))
     assert result.action is None and result.feedback == ()
     assert result.pending == Naming((1,))
+
+
+def contest_scene() -> OstrakonState:
+    """0 asks on square 6; 2 on top on square 3, 4 alone on square 2, 5 on square 9 (ahead)."""
+    path = OPath.empty().placed(6, (0, 1)).placed(3, (2, 3)).placed(2, (4,)).placed(9, (5, 6))
+    return GAME.apply(at(new(), path=path, sun=6, moon=1), Ask(0))[0]
+
+
+def test_two_long_presses_together_contest_the_first_claim() -> None:
+    """ "en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui
+    gagne": a long press within TOGETHER seconds of the turn's first accepted claim contests it."""
+    state = contest_scene()
+    action, first = claim(state, None, 2, now=100.0)
+    assert (action, first) == (ClaimDisciple(2), FirstClaim(state.turn, 2, 100.0))
+    state, _ = GAME.apply(state, action)
+    action, still = claim(state, first, 4, now=100.0 + TOGETHER)
+    assert (action, still) == (ContestDisciple((2, 4)), first)
+    state, _ = GAME.apply(state, action)
+    assert state.disciple == 4  # farther from the Temple
+
+
+def test_a_long_press_long_after_the_first_claim_is_a_claim_alone() -> None:
+    state = contest_scene()
+    action, first = claim(state, None, 2, now=100.0)
+    state, _ = GAME.apply(state, action)
+    assert claim(state, first, 4, now=100.0 + TOGETHER + 0.01)[0] == ClaimDisciple(4)
+    refused_first = FirstClaim(state.turn, 3, 100.0)  # not the claim that stands
+    assert claim(state, refused_first, 4, now=100.2)[0] == ClaimDisciple(4)
+    last_turn = FirstClaim(state.turn - 1, 2, 100.0)
+    assert claim(state, last_turn, 4, now=100.2)[0] == ClaimDisciple(4)
+
+
+def test_the_buttons_clock_decides_together() -> None:
+    now = [5.0]
+    buttons = Buttons(clock=lambda: now[0])
+    state = contest_scene()
+    result = buttons(state, Naming(), Press(2, A, long=True))
+    assert result.action == ClaimDisciple(2)
+    state, _ = GAME.apply(state, ClaimDisciple(2))
+    now[0] = 5.4
+    assert buttons(state, Naming(), Press(4, A, long=True)).action == ContestDisciple((2, 4))
+    now[0] = 7.0
+    assert buttons(state, Naming(), Press(4, A, long=True)).action == ClaimDisciple(4)
+    assert buttons(state, Naming(), Press(4, A)).action == Vote(4, True)  # short presses as ever
 
 
 def test_a_long_press_of_b_means_nothing() -> None:
@@ -293,6 +346,23 @@ class Rig:
 
     def press(self, seat: int, button: Button, chatter: int = 2) -> None:
         bouncing_press(self.pin(seat, button), self.clock, chatter)
+
+    def hold_together(self, seats: list[int], until: Callable[[], bool]) -> None:
+        """Hold A down on several seats at once until each is reported held."""
+        pins = [self.pin(seat, A) for seat in seats]
+        self.clock.advance(0.5)
+        for pin in pins:
+            pin.drive_low()
+        deadline = time.monotonic() + 5
+        while not all(Press(seat, A, long=True) in list(self.presses) for seat in seats):
+            assert time.monotonic() < deadline, "gpiozero never reported the buttons held"
+            time.sleep(0.02)
+        while not until():
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        self.clock.advance(HOLD + 0.2)
+        for pin in pins:
+            pin.drive_high()
 
     def hold(self, seat: int, until: Callable[[], bool]) -> None:
         """Hold A down until gpiozero reports it held (and the table has answered)."""
@@ -455,6 +525,29 @@ def test_a_whole_game_of_seven_with_buttons_special_days_and_a_long_press_discip
         Press(second, A, True),
         Press(disciples[0], A, True),
     ]
+
+
+def test_two_philosophers_hold_a_together_the_one_farthest_from_the_temple_is_the_disciple(
+    rig_for: Callable[..., Rig],
+) -> None:
+    """ "en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui
+    gagne": whichever long press reaches the companion first, the other comes within TOGETHER
+    seconds and contests it."""
+    rig = rig_for(7)
+    rig.start(pile=list(range(7)))
+    running = rig.table.running
+    assert running is not None
+    path = OPath.empty().placed(6, (0, 1)).placed(3, (2, 3)).placed(2, (4,)).placed(9, (5, 6))
+    running.state = at(running.state, path=path, sun=6, moon=1)
+    rig.press(0, A)
+    rig.hold_together([2, 4], until=lambda: len(rig.state()["disciple_claimants"]) == 2)
+    state = rig.state()
+    assert (state["disciple"], state["disciple_claimants"]) == (4, [2, 4])
+    assert state["olive_branches"][2:5] == ["unused", "unused", "used"]
+    contested = rig.say(
+        SAY + "disciple_contested", seats=names(rig, [2, 4]), seat=NAMES[4], asker=NAMES[0]
+    )
+    assert contested in rig.heard()
 
 
 def test_a_french_table_hears_the_turn_in_french(rig_for: Callable[..., Rig]) -> None:

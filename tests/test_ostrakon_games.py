@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -26,6 +27,7 @@ from companion.game import Action, AudienceKind, Event, IllegalAction, action_fr
 from companion.games.ostrakon import (
     Ask,
     ClaimDisciple,
+    ContestDisciple,
     DayRule,
     Flip,
     Name,
@@ -50,6 +52,10 @@ def choose(rng: random.Random, state: OstrakonState) -> Action:
     if state.phase is Phase.QUESTION:
         return Ask(asker) if rng.random() < 0.95 else Vote(rng.randrange(n), True)
     if state.phase is Phase.VOTE:
+        contenders = GAME.disciple_contenders(state)
+        if contenders and len(state.claimants) + len(contenders) >= 2 and rng.random() < 0.05:
+            joining = rng.sample(contenders, 1 if state.claimants else 2)
+            return ContestDisciple(tuple(sorted((*state.claimants, *joining))))
         if rng.random() < 0.08:
             willing = [s for s in range(n) if GAME.disciple_refusal(state, s) is None]
             return ClaimDisciple(rng.choice(willing) if willing else rng.randrange(n))
@@ -83,6 +89,7 @@ def check_secrets(rng: random.Random, state: OstrakonState, action: Action) -> N
     other = twin(state)
     view = GAME.public_view(state)
     assert view == GAME.public_view(other)
+    assert repr(state) == repr(other)
     assert all(view["tessons"][s] is None for s in hidden)
     if (
         isinstance(action, Vote)
@@ -149,6 +156,10 @@ def play_game(
                 seen[f"rule:{data['rule']}"] += 1
                 if data["to"] == TEMPLE:
                     seen["temple"] += 1
+                if len(state.claimants) > 1:  # the farthest from the Temple won the contest
+                    seen["contested"] += 1
+                    squares = {s: state.path.square_of(s) or 0 for s in state.claimants}
+                    assert data["disciple"] == min(state.claimants, key=squares.__getitem__)
                 if data["disciple_to"] is not None:
                     seen["disciple_moved"] += 1
                     if data["disciple_to"] == state.sun:
@@ -211,16 +222,21 @@ def test_random_games_meet_every_special_day_the_temple_and_the_disciple_stoppin
     assert seen["victoire_supreme"] > 0, seen
     assert seen["refused:disciple_too_late"] > 0, seen
     assert seen["refused:question_not_asked"] > 0, seen
+    assert seen["contested"] > 0, seen
 
 
-def test_random_games_with_few_subjects_reshuffle_without_repeats() -> None:
+def test_random_games_with_few_subjects_reshuffle_all_the_cards() -> None:
+    """ "mélangez à nouveau toutes ces cartes": every subject comes back, never as the next
+    subject of itself, and sometimes soon after it was asked (nothing is kept back)."""
     seen: Counter[str] = Counter()
     subjects = ["sea", "money", "sport", "love", "music", "free-1", "Dragons"]
+    soon = 0
     for seed in range(6):
         asked = play_game(6, seed, seen, {"subjects": subjects})
-        for position, subject in enumerate(asked):
-            assert subject not in asked[position + 1 : position + 1 + len(subjects) // 2]
+        assert all(a != b for a, b in itertools.pairwise(asked))
+        soon += sum(asked[i] in asked[i + 2 : i + 4] for i in range(len(asked)))
     assert seen["reshuffles"] > 0
+    assert soon > 0
 
 
 def test_a_public_record_cut_in_the_middle_of_a_vote_leaves_the_open_turn_out() -> None:

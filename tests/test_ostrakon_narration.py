@@ -18,6 +18,7 @@ from companion.game import Action, Audience, AudienceKind, Event, IllegalAction
 from companion.games.ostrakon import (
     Ask,
     ClaimDisciple,
+    ContestDisciple,
     DayRule,
     Flip,
     Name,
@@ -81,6 +82,9 @@ def choose(rng: random.Random, state: OstrakonState) -> Action:
     if state.phase is Phase.QUESTION:
         return Ask(asker)
     if state.phase is Phase.VOTE:
+        contenders = GAME.disciple_contenders(state)
+        if rng.random() < 0.3 and len(state.claimants) + len(contenders) >= 2 and contenders:
+            return ContestDisciple(tuple(sorted((*state.claimants, rng.choice(contenders)))))
         if rng.random() < 0.15:
             return ClaimDisciple(rng.randrange(n))
         if state.options.camera:
@@ -417,14 +421,38 @@ def test_tromperie_tells_the_count_then_the_open_flip(at: Any) -> None:
 def test_a_disciple_is_accepted_or_refused_with_the_reason_aloud(at: Any) -> None:
     t = at(DayRule.NORMAL)
     running = t.table.running
-    path = OPath.empty().placed(6, (0, 1)).placed(3, (2, 3)).placed(9, (4, 5, 6))
+    now = [0.0]
+    running.rules.interpret.clock = lambda: now[0]  # the buttons' clock, for "together"
+    path = OPath.empty().placed(6, (0, 1)).placed(3, (2, 3)).placed(9, (4, 6)).placed(2, (5,))
     running.state = dataclasses.replace(running.state, path=path, sun=6, moon=1)
     t.press(0, A)
     assert t.press(4, A, long=True) == ["Thalia is on square 9, not behind the asker on square 6."]
     assert t.press(2, A, long=True) == [t.say("disciple", seat="Nausicaa", asker="Calippos")]
-    assert t.press(3, A, long=True) == [
-        t.catalog.explain(IllegalAction("disciple_taken", seat=3, claimant=2))
+    now[0] = 5.0  # long after the first claim: a claim alone, refused
+    assert t.press(5, A, long=True) == [
+        t.catalog.explain(IllegalAction("disciple_taken", seat=5, claimant=2))
     ]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_two_disciples_at_once_the_farthest_from_the_temple_wins_aloud(at: Any, lang: str) -> None:
+    """ "en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui
+    gagne": Lysias (square 2) holds A half a second after Nausicaa (square 3), whose claim was
+    accepted first; Lysias, farther from the Temple, becomes the disciple."""
+    t = at(DayRule.NORMAL, lang=lang)
+    running = t.table.running
+    now = [10.0]
+    running.rules.interpret.clock = lambda: now[0]
+    path = OPath.empty().placed(6, (0, 1)).placed(3, (2, 3)).placed(9, (4, 6)).placed(2, (5,))
+    running.state = dataclasses.replace(running.state, path=path, sun=6, moon=1)
+    t.press(0, A)
+    assert t.press(2, A, long=True) == [t.say("disciple", seat="Nausicaa", asker="Calippos")]
+    now[0] = 10.5
+    contested = t.press(5, A, long=True)
+    seats = t.catalog.join(["Nausicaa", "Lysias"])
+    assert contested == [t.say("disciple_contested", seats=seats, seat="Lysias", asker="Calippos")]
+    assert running.state.disciple == 5
+    assert t.table.snapshot()["state"]["olive_branches"][2] == "unused"
 
 
 def test_by_camera_the_reveal_is_called_step_by_step(at: Any) -> None:

@@ -94,16 +94,17 @@ def open_page(
 def start_ostrakon(
     driver: WebDriver, players: int = 5, language: str = "en", votes: str | None = None
 ) -> None:
-    """Fill the host page's form for Ostrakon and press Start."""
+    """Fill the host page's form for Ostrakon and press Start. The names first: the player
+    count follows them as they are typed, and the count chosen after them is the one sent."""
     form = new_game_form(driver)
+    names = form.find_element(By.NAME, "names")
+    names.clear()
+    names.send_keys("\n".join(NAMES[:players]))
     Select(form.find_element(By.NAME, "game")).select_by_value("ostrakon")
     Select(form.find_element(By.NAME, "ostrakon_players")).select_by_visible_text(str(players))
     Select(form.find_element(By.NAME, "language")).select_by_value(language)
     if votes is not None:
         Select(form.find_element(By.NAME, "votes")).select_by_value(votes)
-    names = form.find_element(By.NAME, "names")
-    names.clear()
-    names.send_keys("\n".join(NAMES[:players]))
     driver.find_element(By.ID, "start").click()
 
 
@@ -353,6 +354,69 @@ def test_a_disciple_is_claimed_on_the_host_page_and_a_late_claim_is_refused(
         wait(driver, lambda d: text(d, "os-special") == expected, "the disciple on the board")
         assert text(driver, f"os-olive-{behind}") == "olive branch used"
         assert driver.find_element(By.CSS_SELECTOR, f"#os-seat-{behind} .os-disciple-badge")
+
+
+def test_two_disciples_at_once_are_settled_on_the_host_page(
+    server: Server, driver: WebDriver
+) -> None:
+    """ "en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui
+    gagne": the host accepts one claim, then says another was made together with it; the one
+    farthest from the Temple becomes the disciple."""
+    public = open_page(driver, server, "/")
+    host = open_page(driver, server, "/host", new_window=True)
+    start_ostrakon(driver)
+    wait(driver, lambda d: d.find_element(By.ID, "ostrakon").is_displayed(), "the Ostrakon board")
+
+    # Day 1: the first asker advances 2 squares (to 7), the second 1 (to 6), the three others
+    # go under the Sun and back on square 5. Day 2: two piles behind the asker, on 6 and on 5.
+    order = view(server)["path"][START - 1]["pile"]
+    leader, near, far = order[0], order[1], order[2]
+    act(server, {"kind": "ask", "seat": leader})
+    vote_all(server, {order[1]: "A", order[2]: "A", order[3]: "B", order[4]: "B", leader: "A"})
+    act(server, {"kind": "ask", "seat": near})
+    vote_all(server, {order[2]: "A", order[3]: "A", order[4]: "A", leader: "B", near: "A"})
+    for asker in order[2:]:
+        act(server, {"kind": "ask", "seat": asker})
+        vote_all(server, dict.fromkeys(order, "A"))
+    state = view(server)
+    assert (state["day"], state["sun"], state["asker"]) == (2, START + 2, leader)
+    assert (state["path"][START]["pile"][0], state["path"][START - 1]["pile"][0]) == (near, far)
+
+    act(server, {"kind": "ask", "seat": leader})
+    wait(driver, caught_up(server), "the host page to show day 2's vote")
+    assert text(driver, "os-contest-hint") == (
+        "Claimed together? Pick the philosophers who claimed at the same moment: the one "
+        "farthest from the Temple becomes the disciple."
+    )
+    click(driver, f"os-claim-{near}")
+    wait(driver, lambda d: view(server)["disciple"] == near, "the first claim accepted")
+    wait(driver, caught_up(server), "the host page to show the claim")
+    wait(
+        driver,
+        lambda d: text(d, "os-contest-hint").startswith(f"Claimed together with {NAMES[near]}?"),
+        "the contest offered",
+    )
+    choices = driver.find_elements(By.CSS_SELECTOR, "#os-contest-choices button")
+    assert [b.get_attribute("id") for b in choices] == [f"os-contest-{far}"]
+    assert not driver.find_element(By.ID, "os-contest-send").is_enabled()
+    click(driver, f"os-contest-{far}")
+    wait(driver, lambda d: d.find_element(By.ID, "os-contest-send").is_enabled(), "send enabled")
+    click(driver, "os-contest-send")
+    wait(driver, lambda d: view(server)["disciple"] == far, "the contest settled")
+    assert view(server)["disciple_claimants"] == sorted([near, far])
+    assert view(server)["olive_branches"][near] == "unused"
+    first, second = sorted([near, far])
+    expected = (
+        f"{NAMES[first]} and {NAMES[second]} claimed together: {NAMES[far]}, the farthest from "
+        f"the Temple, is {NAMES[leader]}'s disciple."
+    )
+    for window in (host, public):
+        driver.switch_to.window(window)
+        wait(driver, lambda d: text(d, "os-special") == expected, "the disciple on the board")
+        assert text(driver, f"os-olive-{far}") == "olive branch used"
+        assert text(driver, f"os-olive-{near}") == "olive branch"
+    driver.switch_to.window(host)
+    wait(driver, lambda d: not d.find_element(By.ID, "os-contest").is_displayed(), "no contest")
 
 
 def test_the_public_page_shows_the_board_and_no_host_control(

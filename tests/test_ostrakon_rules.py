@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -29,6 +30,7 @@ from companion.games.ostrakon import (
     DEFAULT_SYMBOLS,
     Ask,
     ClaimDisciple,
+    ContestDisciple,
     DayRule,
     Flip,
     Name,
@@ -672,6 +674,134 @@ def test_a_refused_claim_costs_nothing() -> None:
     assert GAME.private_view(state, 2)["may_claim_disciple"] is True
 
 
+# "un joueur, et un seul (celui qui a été le premier à se définir « disciple » ; en cas de
+# contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui gagne)"
+# In disciple_scene, 2 is on top on square 3 and 4 alone on square 2: 4 is farther from the
+# Temple (l'arrivée).
+
+
+def test_two_disciples_at_once_the_one_farthest_from_the_arrival_wins() -> None:
+    """ "en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui
+    gagne": two claims made together, neither accepted yet."""
+    state, events = play(disciple_scene(), ContestDisciple((2, 4)))
+    assert public(events) == [
+        {
+            "kind": "disciple_contested",
+            "seats": [2, 4],
+            "seat": 4,
+            "asker": 0,
+            "square": 2,
+            "squares": [3, 2],
+        }
+    ]
+    assert (state.disciple, state.claimants) == (4, (2, 4))
+    assert GAME.public_view(state)["olive_branches"][2] == "unused"  # 2 is not the disciple
+    assert GAME.public_view(state)["olive_branches"][4] == "used"
+    assert GAME.public_view(state)["disciple_claimants"] == [2, 4]
+
+
+def test_two_disciples_at_once_the_first_to_reach_the_companion_does_not_win_by_that() -> None:
+    """The claim that reached the companion first was accepted; a claim made together with it
+    contests it, and the one farthest from the arrival wins, not the first."""
+    state, _ = play(disciple_scene(), ClaimDisciple(2))
+    state, events = play(state, ContestDisciple((2, 4)))
+    assert only(events, "disciple_contested").data["seat"] == 4
+    assert state.disciple == 4
+    assert state.olive[2] is True  # the card turned back: 2 may be a disciple later in the game
+    state, events = play(state, *tessons("BBBBBBWW"))  # the asker advances 2: so does 4
+    assert (result(events)["disciple"], result(events)["disciple_to"]) == (4, 4)
+
+
+def test_two_disciples_at_once_the_first_claim_stands_if_it_is_farthest() -> None:
+    state, _ = play(disciple_scene(), ClaimDisciple(4))
+    state, events = play(state, ContestDisciple((2, 4)))
+    assert only(events, "disciple_contested").data["seat"] == 4
+    assert (state.disciple, state.olive[2], state.olive[4]) == (4, True, False)
+
+
+def test_a_contest_settles_on_the_farthest_of_three_claimants() -> None:
+    scene = situate(new(8), {6: [0, 1], 3: [2, 3], 2: [4], 1: [5]}, sun=6, under_sun=[6, 7])
+    state, _ = play(scene, Ask(0), ClaimDisciple(4), ContestDisciple((2, 4)))
+    state, events = play(state, ContestDisciple((2, 4, 5)))
+    assert only(events, "disciple_contested").data["seats"] == [2, 4, 5]
+    assert (state.disciple, state.olive[:6]) == (5, (True, True, True, True, True, False))
+
+
+def test_a_contest_keeps_the_claims_standing_even_if_it_names_only_one_of_them() -> None:
+    scene = situate(new(8), {6: [0, 1], 3: [2, 3], 2: [4], 1: [5]}, sun=6, under_sun=[6, 7])
+    state, _ = play(scene, Ask(0), ContestDisciple((2, 4)))
+    state, _ = play(state, ContestDisciple((2, 5)))
+    assert (state.disciple, state.claimants) == (5, (2, 4, 5))
+
+
+def test_a_claim_alone_after_the_first_is_still_refused() -> None:
+    """ "celui qui a été le premier à se définir « disciple »": a claim that was not made
+    together with the one standing (it names none of its claimants) is refused."""
+    state, _ = play(disciple_scene(), ClaimDisciple(2))
+    error = refused(state, ContestDisciple((4, 0)), "disciple_taken")
+    assert error.params == {"seat": 4, "claimant": 2}
+
+
+def test_a_claim_made_together_with_the_first_may_come_after_the_last_vote() -> None:
+    """The first claim came before all the others had voted: a claim made together with it did
+    too, even if the contest is settled once they have."""
+    state, _ = play(disciple_scene(), ClaimDisciple(2), *tessons("WWWWWWWW")[1:])
+    assert state.phase is Phase.VOTE  # only the asker is still to vote
+    state, _ = play(state, ContestDisciple((2, 4)))
+    assert state.disciple == 4
+    late, _ = play(disciple_scene(), *tessons("WWWWWWWW")[1:])
+    refused(late, ContestDisciple((2, 4)), "disciple_too_late")
+
+
+@pytest.mark.parametrize(
+    ("seats", "code", "params"),
+    [
+        ((2, 3), "disciple_not_on_top", {"seat": 3, "square": 3}),
+        ((5, 2), "disciple_not_behind", {"seat": 5, "square": 9, "asker_square": 6}),
+        ((2, 6), "disciple_under_sun", {"seat": 6}),
+        ((0, 2), "disciple_is_asker", {"seat": 0}),
+        ((2,), "contest_needs_two", {"given": 1}),
+        ((), "contest_needs_two", {"given": 0}),
+        ((2, 2), "philosopher_named_twice", {"seat": 2}),
+        ((2, 9), "no_such_seat", {"seat": 9, "players": 8}),
+    ],
+)
+def test_a_contest_is_refused_naming_the_claimant_who_fails_a_condition(
+    seats: tuple[int, ...], code: str, params: dict[str, int]
+) -> None:
+    assert refused(disciple_scene(), ContestDisciple(seats), code).params == params
+
+
+def test_a_contest_already_settled_is_refused() -> None:
+    state, _ = play(disciple_scene(), ContestDisciple((2, 4)))
+    assert refused(state, ContestDisciple((4, 2)), "contest_settled").params == {"seat": 4}
+    used = dataclasses.replace(
+        disciple_scene(), olive=(True, True, True, True, False) + (True,) * 3
+    )
+    refused(used, ContestDisciple((2, 4)), "disciple_used")
+
+
+def test_a_contest_waits_for_the_question_and_ends_with_the_vote() -> None:
+    scene = situate(new(8), {6: [0, 1], 3: [2, 3], 2: [4], 9: [5]}, sun=6, under_sun=[6, 7])
+    refused(scene, ContestDisciple((2, 4)), "question_not_asked")
+    state, _ = play(disciple_scene(), ClaimDisciple(2), *tessons("WWWWWWWW"))
+    assert state.phase is Phase.QUESTION and state.claimants == ()  # a new question
+    refused(state, ContestDisciple((2, 4)), "question_not_asked")
+
+
+def test_the_contenders_are_those_a_contest_would_accept() -> None:
+    state = disciple_scene()
+    assert GAME.disciple_contenders(state) == (2, 4)
+    assert GAME.public_view(state)["disciple_candidates"] == [2, 4]
+    state, _ = play(state, ClaimDisciple(2))
+    assert GAME.disciple_contenders(state) == (4,)
+    assert GAME.public_view(state)["disciple_candidates"] == []
+    assert GAME.public_view(state)["disciple_contenders"] == [4]
+    assert ContestDisciple((2, 4)) in list(GAME.legal_actions(state, 4))
+    state, _ = play(state, ContestDisciple((2, 4)))
+    assert GAME.disciple_contenders(state) == ()
+
+
 # -- the end of the game ---------------------------------------------------------------------------
 
 
@@ -830,17 +960,52 @@ def subjects_asked(count: int, seed: int, questions: int) -> list[str]:
     return asked
 
 
+# "Lorsqu'il n'y a plus de cartes Sujet, mélangez à nouveau toutes ces cartes et reformez le
+# talon."
+
+
 @pytest.mark.parametrize("count", [2, 3, 4, 7, 12, 43])
-def test_a_reshuffle_never_brings_back_a_subject_just_asked(count: int) -> None:
-    """Between two questions on the same subject come at least count // 2 others."""
-    for seed in range(25):
-        asked = subjects_asked(count, seed, 4 * count + 3)
-        last: dict[str, int] = {}
-        for position, subject in enumerate(asked):
-            if subject in last:
-                assert position - last[subject] > count // 2, (seed, asked)
-            last[subject] = position
+def test_when_the_subjects_run_out_all_the_cards_are_shuffled_again_into_the_deck(
+    count: int,
+) -> None:
+    """Every card but the one in play goes into the new deck: every subject is asked, and the
+    subject in play is never drawn as the next one."""
+    for seed in range(10):
+        asked = subjects_asked(count, seed, 5 * count + 3)
         assert set(asked) == {f"s{i}" for i in range(count)}
+        assert all(a != b for a, b in itertools.pairwise(asked))  # current != next
+
+
+def test_a_reshuffle_takes_every_discard_together_in_one_shuffle() -> None:
+    """ "toutes ces cartes": the new deck holds all the discards, in an order where any of them,
+    the one asked last included, may come first (no part of them is kept back)."""
+    discards = ("a", "b", "c", "d", "e")
+    firsts, lasts = set(), set()
+    for seed in range(200):
+        card, deck = SubjectDeck((), discards).draw(seed)
+        assert sorted((card, *deck.deck)) == sorted(discards)
+        assert (deck.discards, deck.reshuffles) == ((), 1)
+        firsts.add(card)
+        lasts.add(deck.deck[-1])
+    assert firsts == lasts == set(discards)
+
+
+def test_after_a_reshuffle_the_subject_just_asked_may_come_back_next() -> None:
+    """Three cards: the current subject, the next and one in the deck. The second question
+    empties the deck: both discards, the subject just asked included, are shuffled again, and
+    either may be the next subject."""
+    came_back = 0
+    for seed in range(40):
+        options = {"players": 5, "pile": [0, 1, 2, 3, 4], "subjects": ["sea", "money", "sport"]}
+        state = GAME.new(options, seed)
+        first = state.subject
+        state, _ = question(state, "WWWWW")
+        just_asked = state.subject
+        state, _ = question(state, "WWWWW")
+        assert state.deck.reshuffles == 1
+        assert sorted((state.next_subject, *state.deck.deck)) == sorted((first, just_asked))
+        came_back += state.next_subject == just_asked
+    assert 0 < came_back < 40
 
 
 def test_a_reshuffle_is_reproducible_from_the_seed() -> None:
@@ -886,6 +1051,7 @@ EXAMPLES: list[Action] = [
     Vote(2, True),
     Vote(11, False),
     ClaimDisciple(4),
+    ContestDisciple((2, 4)),
     Name(0, (1, 2, 3)),
     Name(5, (2,)),
     Flip(1, True),
@@ -908,6 +1074,7 @@ def test_the_json_forms_of_the_actions() -> None:
     assert Name(0, (1, 2)).to_json() == {"kind": "name", "seat": 0, "named": [1, 2]}
     assert Flip(1, False).to_json() == {"kind": "flip", "seat": 1, "flip": False}
     assert ClaimDisciple(4).to_json() == {"kind": "claim_disciple", "seat": 4}
+    assert ContestDisciple((2, 4)).to_json() == {"kind": "contest_disciple", "seats": [2, 4]}
     assert Ask(3).to_json() == {"kind": "ask", "seat": 3}
 
 

@@ -13,6 +13,8 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from serving import Server
 
+from companion.narration.catalog import Catalog
+
 pytestmark = pytest.mark.slow
 
 NAMES = ["Adama", "Roslin", "Starbuck", "Apollo", "Boomer"]
@@ -97,19 +99,30 @@ def test_a_plot_card_played_on_a_phone_shows_its_effect_on_that_phone_only(
     """Adama, the Commandant, hands Overheard Conversation to Roslin from his phone; Roslin
     looks at her left neighbour, Starbuck, on hers. Only Roslin's phone tells Starbuck's side;
     the host hands the second card from the host page, and it lies face up for all to see."""
-    drawn = ["overheard_conversation", "keeping_a_close_eye"]
+    # Under 7 players Le Plan uses ten of the fifteen cards, which the host may choose: here both
+    # Overheard Conversation and eight one-use cards. The draw is the companion's secret, so the
+    # game is started again until it draws one Overheard Conversation (a third of the time).
+    ten = ["overheard_conversation"] * 2 + ["strong_leader"] * 2 + ["keeping_a_close_eye"] * 2
+    ten += ["no_confidence"] * 3 + ["in_the_spotlight"]
     options = {
         "players": 5,
         "identities": "digital",
         "isolated_cylons": True,  # no night: the round opens with the Commandant's draw
         "plot": True,
-        "plot_deck": drawn,  # the draw takes both, in an order the companion keeps secret
+        "plot_deck": ten,
     }
-    status, _ = server.post(
-        "/api/games", {"game": "resistance", "options": options, "names": NAMES}
-    )
-    assert status == 201
-    assert sorted(server.state()["state"]["plot"]["drawn"]) == sorted(drawn)
+    body: dict[str, object] = {"game": "resistance", "options": options, "names": NAMES}
+    for _ in range(60):
+        status, _ = server.post("/api/games", body)
+        assert status == 201
+        drawn = server.state()["state"]["plot"]["drawn"]
+        if drawn.count("overheard_conversation") == 1:
+            break
+        body["replace"] = server.state()["game_id"]
+    else:
+        pytest.fail("sixty draws without one Overheard Conversation")
+    other = next(card for card in drawn if card != "overheard_conversation")
+    other_name = Catalog("en").text(f"resistance.plot.cards.{other}")
     _, seats = server.host().get("/api/host/seats")
     adama, roslin = phones
     for phone, seat in ((adama, 0), (roslin, 1)):
@@ -145,14 +158,10 @@ def test_a_plot_card_played_on_a_phone_shows_its_effect_on_that_phone_only(
     secret(adama, "identity")  # his own secrets shown: still nothing learned
     assert not adama.find_element(By.ID, "learned-box").is_displayed()
 
-    click_choice(driver, "plot-controls", "Keeping a Close Eye", "Apollo")
-    wait(
-        adama,
-        lambda d: "Keeping a Close Eye" in text(d, "seat-3"),
-        "the card face up before Apollo",
-    )
+    click_choice(driver, "plot-controls", other_name, "Apollo")
+    wait(adama, lambda d: other_name in text(d, "seat-3"), "the card face up before Apollo")
     assert server.state()["state"]["phase"] == "propose"
-    assert server.state()["state"]["plot"]["held"][3] == ["keeping_a_close_eye"]
+    assert server.state()["state"]["plot"]["held"][3] == [other]
 
 
 def test_phones_label_the_squad_naming_and_keep_the_result_once_their_links_are_spent(

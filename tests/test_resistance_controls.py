@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import pytest
+from resistance_play import ten_with
 
 from companion.game import Event
 from companion.games.resistance import (
@@ -18,6 +19,7 @@ from companion.games.resistance import (
     ResistanceState,
 )
 from companion.games.resistance.controls import Interpretation, Nomination, interpret
+from companion.games.resistance.plot import PlotCard
 from companion.seat_input import Button, Press
 
 GAME = Resistance()
@@ -372,10 +374,9 @@ def test_a_whole_five_player_game_played_with_buttons() -> None:
 
 def plot_game(draws: list[str], players: int = 5) -> ResistanceState:
     """A game with plot cards whose first Commandant (seat 0) has drawn ``draws``."""
-    deck = draws if players < 7 else None
     options: dict[str, object] = {"players": players, "plot": True, "plot_draws": draws}
-    if deck is not None:
-        options["plot_deck"] = deck
+    if players < 7:  # a deck of ten that holds them
+        options["plot_deck"] = [c.value for c in ten_with(PlotCard(d) for d in draws)]
     state = GAME.new(options, seed=11)
     state, _ = GAME.apply(state, EndNight())
     return state

@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from resistance_play import choose
+from resistance_play import choose, ten_with
 
 from companion.game import AudienceKind, Event, IllegalAction
 from companion.games.resistance import (
@@ -246,7 +246,7 @@ def plot_digital(draws: Sequence[PlotCard], deck: Sequence[PlotCard]) -> Resista
     return digital(
         5,
         plot=True,
-        plot_deck=[c.value for c in deck],
+        plot_deck=[c.value for c in ten_with(deck)],
         plot_draws=[c.value for c in draws],
     )
 
@@ -301,7 +301,7 @@ def test_with_physical_identities_identity_looks_teach_the_companion_nothing() -
         {
             "players": 5,
             "plot": True,
-            "plot_deck": [c.value for c in cards],
+            "plot_deck": [c.value for c in ten_with(cards)],
             "plot_draws": [c.value for c in cards],
             "isolated_cylons": True,
         },

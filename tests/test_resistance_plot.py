@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import pytest
-from resistance_play import random_game
+from resistance_play import random_game, ten_with
 
 from companion.game import Action, AudienceKind, Event, IllegalAction, action_from_json
 from companion.games.resistance import (
@@ -25,7 +25,14 @@ from companion.games.resistance import (
     ResistanceState,
     Termination,
 )
-from companion.games.resistance.plot import FULL_DECK, SMALL_DECK, Neighbour, PlotCard
+from companion.games.resistance.plot import (
+    DEFAULT_SMALL_DECK,
+    FULL_DECK,
+    LATER_EDITION_SEVEN,
+    Neighbour,
+    PlotCard,
+    StrongLeaderTiming,
+)
 from companion.games.resistance.state import (
     EstablishConfidence,
     HandPlot,
@@ -68,6 +75,7 @@ PRINTED = {
     "establish_confidence": (1, "immediate"),
     "opinion_maker": (2, "permanent"),
 }
+# A later edition's seven for 5-6 players (RULES.md §1), copied to check the code.
 LATER_EDITION_SMALL_DECK = Counter(
     {"strong_leader": 2, "keeping_a_close_eye": 2, "no_confidence": 1, "take_responsibility": 1}
     | {"opinion_maker": 1}
@@ -80,12 +88,14 @@ LATER_EDITION_SMALL_DECK = Counter(
 def plot_options(
     players: int = 5,
     draws: Sequence[PlotCard] = (),
-    deck: Sequence[PlotCard] | None = None,
+    holding: Sequence[PlotCard] | None = None,
     **more: object,
 ) -> dict[str, object]:
+    """``holding``: cards the deck of ten (under 7 players) must hold, for a scenario that draws
+    cards the default ten lack."""
     opts: dict[str, object] = {"players": players, "plot": True, **more}
-    if deck is not None:
-        opts["plot_deck"] = [c.value for c in deck]
+    if holding is not None:
+        opts["plot_deck"] = [c.value for c in ten_with(holding)]
     if draws:
         opts["plot_draws"] = [c.value for c in draws]
     return opts
@@ -94,11 +104,11 @@ def plot_options(
 def plot_game(
     players: int = 5,
     draws: Sequence[PlotCard] = (),
-    deck: Sequence[PlotCard] | None = None,
+    holding: Sequence[PlotCard] | None = None,
     **more: object,
 ) -> ResistanceState:
     """A game past its night: the first Commandant has drawn and is about to hand out."""
-    state = GAME.new(plot_options(players, draws, deck, **more), seed=7)
+    state = GAME.new(plot_options(players, draws, holding, **more), seed=7)
     if state.phase is Phase.NIGHT:
         state, _ = GAME.apply(state, EndNight())
     return state
@@ -186,25 +196,76 @@ def test_the_deck_holds_fifteen_cards_of_the_printed_kinds_and_counts() -> None:
 
 
 @pytest.mark.parametrize("players", range(7, 11))
-def test_seven_players_or_more_play_with_all_fifteen_cards(players: int) -> None:
+def test_at_seven_players_or_more_all_the_plot_cards_are_used(players: int) -> None:
+    """Seed: « À 7 joueurs ou plus, on joue avec toutes les cartes Complot. »"""
     state = GAME.new(plot_options(players), seed=1)
     assert plot_view(state)["deck"] == 15
     assert "plot_deck" not in GAME.options_json(state)
+    with pytest.raises(IllegalAction) as caught:
+        GAME.new(plot_options(players, plot_deck=[c.value for c in FULL_DECK]), seed=1)
+    assert (caught.value.code, caught.value.params) == (
+        "plot_deck_below_seven",
+        {"players": players},
+    )
 
 
 @pytest.mark.parametrize("players", [5, 6])
-def test_under_seven_players_the_default_deck_is_the_later_editions_seven(players: int) -> None:
+def test_under_seven_players_only_ten_of_the_fifteen_plot_cards_are_used(players: int) -> None:
+    """Seed: « Pour une partie à moins de 7 joueurs, on n'utilise que 10 des 15 cartes Complot »."""
     state = GAME.new(plot_options(players), seed=1)
-    assert plot_view(state)["deck"] == 7
-    assert Counter(c.value for c in SMALL_DECK) == LATER_EDITION_SMALL_DECK
-    assert Counter(GAME.options_json(state)["plot_deck"]) == LATER_EDITION_SMALL_DECK
+    assert plot_view(state)["deck"] == 10
+    assert len(GAME.options_json(state)["plot_deck"]) == 10
 
 
-def test_the_small_deck_is_configurable() -> None:
-    ten = [SL, SL, CE, CE, NC, NC, ITS, TR, OC, OM]
-    state = GAME.new(plot_options(6, deck=ten), seed=1)
+@pytest.mark.parametrize("players", [5, 6])
+def test_under_seven_players_the_default_ten_are_the_later_editions_seven_and_three(
+    players: int,
+) -> None:
+    """The seed points to the numbers printed on the cards, which its text does not reproduce
+    (« référez-vous aux chiffres indiqués sur le côté droit des cartes pour savoir lesquelles »):
+    the default is the project's (docs/RESISTANCE.md), the later edition's seven for 5-6 players,
+    both Overheard Conversation (« de nouveaux moyens d'identifier les autres joueurs ») and a
+    second No Confidence."""
+    assert Counter(c.value for c in LATER_EDITION_SEVEN) == LATER_EDITION_SMALL_DECK
+    ten = LATER_EDITION_SMALL_DECK + Counter({"overheard_conversation": 2, "no_confidence": 1})
+    assert Counter(c.value for c in DEFAULT_SMALL_DECK) == ten
+    state = GAME.new(plot_options(players), seed=1)
+    assert Counter(GAME.options_json(state)["plot_deck"]) == ten
+    assert Counter(state.plot.deck) == Counter(DEFAULT_SMALL_DECK)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "ten",
+    [
+        [SL, SL, CE, CE, NC, NC, ITS, TR, OC, OM],
+        [NC, NC, NC, OC, OC, OU, EC, OM, OM, ITS],
+        [*LATER_EDITION_SEVEN, OU, EC, ITS],
+    ],
+)
+def test_the_host_chooses_which_ten_plot_cards_are_used(ten: list[PlotCard]) -> None:
+    """The seed leaves the ten to the marks on the cards: any ten, as printed, may be chosen."""
+    state = GAME.new(plot_options(6, plot_deck=[c.value for c in ten]), seed=1)
     assert plot_view(state)["deck"] == 10
     assert GAME.options_json(state)["plot_deck"] == [c.value for c in ten]
+    assert Counter(state.plot.deck) == Counter(ten)  # type: ignore[union-attr]
+    again = GAME.new(GAME.options_json(state), seed=1)
+    assert again == state
+
+
+@pytest.mark.parametrize("size", [0, 1, 7, 9, 11, 15])
+def test_under_seven_players_a_plot_deck_of_other_than_ten_cards_is_refused(size: int) -> None:
+    """Seed: « on n'utilise que 10 des 15 cartes Complot »: not the later edition's seven, not
+    all fifteen."""
+    cards = [c.value for c in FULL_DECK[:size]]
+    with pytest.raises(IllegalAction) as caught:
+        GAME.new(plot_options(5, plot_deck=cards), seed=1)
+    assert (caught.value.code, caught.value.params) == (
+        "plot_deck_size",
+        {"size": 10, "given": size},
+    )
+    for lang in ("en", "fr"):
+        assert Catalog(lang).explain(caught.value) != str(caught.value)
+    assert "10 des 15 cartes Complot" in Catalog("fr").explain(caught.value)
 
 
 @pytest.mark.parametrize(
@@ -212,11 +273,14 @@ def test_the_small_deck_is_configurable() -> None:
     [
         ({"players": 7, "plot": True, "plot_deck": ["open_up"]}, "plot_deck_below_seven"),
         ({"players": 5, "plot": True, "plot_deck": ["open_up"] * 2}, "too_many_plot_cards"),
+        ({"players": 5, "plot": True, "plot_deck": ["open_up"] * 10}, "too_many_plot_cards"),
         ({"players": 5, "plot": True, "plot_deck": ["joker"]}, "unknown_plot_card"),
         ({"players": 5, "plot": True, "plot_deck": "open_up"}, "plot_cards_not_a_list"),
-        ({"players": 5, "plot": True, "plot_deck": []}, "plot_deck_empty"),
+        ({"players": 5, "plot": True, "plot_deck": []}, "plot_deck_size"),
         ({"players": 5, "plot_deck": ["open_up"]}, "plot_option_without_plot"),
         ({"players": 5, "plot": "yes"}, "option_not_boolean"),
+        ({"players": 5, "plot": True, "strong_leader": "whenever"}, "unknown_option_value"),
+        ({"players": 5, "strong_leader": "before_draw"}, "plot_option_without_plot"),
     ],
 )
 def test_bad_plot_options_are_refused(options: dict[str, object], code: str) -> None:
@@ -245,6 +309,8 @@ def test_the_deck_is_shuffled_from_the_seed() -> None:
 
 @pytest.mark.parametrize(("players", "drawn"), [(5, 2), (6, 2), (7, 2), (8, 2), (9, 3), (10, 3)])
 def test_the_commandant_draws_two_cards_or_three_at_nine_and_ten(players: int, drawn: int) -> None:
+    """Seed: « le Commandant pioche des cartes Complot (2 dans une partie de 5 à 8 joueurs, 3 pour
+    9 ou 10 joueurs [...]) »."""
     state = GAME.new(plot_options(players), seed=2)
     state, events = play(state, EndNight())
     assert state.phase is Phase.PLOT_HAND
@@ -252,35 +318,49 @@ def test_the_commandant_draws_two_cards_or_three_at_nine_and_ten(players: int, d
     event = only(events, "plot_drawn")
     assert event.data["commander"] == 0 and event.data["count"] == drawn
     assert plot_view(state)["drawn"] == event.data["cards"]  # drawn cards are face up
-    assert plot_view(state)["deck"] == (15 if players >= 7 else 7) - drawn
+    assert plot_view(state)["deck"] == (15 if players >= 7 else 10) - drawn
 
 
-def test_an_empty_deck_is_refilled_by_shuffling_the_discards() -> None:
-    state = plot_game(5, deck=[NC, TR])
-    assert sorted(c.value for c in state.plot.drawn) == ["no_confidence", "take_responsibility"]  # type: ignore[union-attr]
-    state, events = hand(state, 1, 1)  # Take Responsibility: nobody else holds a card
-    assert "responsibility_void" in kinds(events)
-    assert plot_view(state)["discards"] == ["take_responsibility"]
-    state, _ = approve(state)
-    state, _ = pass_all(state)  # seat 1's No Confidence
-    state, events = succeed(state)
-    assert kinds(events)[-2:] == ["plot_reshuffled", "plot_drawn"]
-    assert only(events, "plot_drawn").data == {
-        "commander": 1,
-        "cards": ["take_responsibility"],  # No Confidence is still in seat 1's hand
-        "count": 1,
-    }
-    assert plot_view(state)["deck"] == 0 and plot_view(state)["discards"] == []
+def hand_out(state: ResistanceState) -> tuple[ResistanceState, list[Event]]:
+    """The Commandant hands each card drawn to the next seat on their left that is not theirs;
+    an immediate card is played at once (its first choice)."""
+    events: list[Event] = []
+    to = state.commander
+    while state.phase in (Phase.PLOT_HAND, Phase.PLOT_IMMEDIATE):
+        if state.phase is Phase.PLOT_HAND:
+            to = (to + 1) % state.players
+            if to == state.commander:
+                to = (to + 1) % state.players
+            state, more = play(state, HandPlot(state.commander, 0, to))
+        else:
+            assert state.plot is not None and state.plot.pending is not None
+            state, more = play(state, next(GAME.legal_actions(state, state.plot.pending.actor)))
+        events += more
+    return state, events
 
 
-def test_with_every_card_held_nothing_is_drawn() -> None:
-    state = plot_game(5, deck=[NC, OM], draws=[NC, OM])
-    state, events = hand(state, 1, 2)
-    state, _ = approve(state)
-    state, _ = pass_all(state)
-    state, events = succeed(state)
-    assert only(events, "plot_drawn").data["count"] == 0
-    assert state.phase is Phase.PROPOSE and kinds(events)[-1] == "commander"
+@pytest.mark.parametrize("players", range(5, 11))
+def test_the_deck_lasts_the_five_rounds_so_no_discard_is_shuffled_back(players: int) -> None:
+    """Seed: « N'oubliez pas qu'il n'y a que 5 manches dans une partie. » Ten cards at two a round
+    (5-6 players), fifteen at two (7-8) or three (9-10): five rounds never empty the deck, and the
+    seed has no reshuffle. A game of five rounds draws its full count each round."""
+    state = GAME.new(plot_options(players), seed=players)
+    state, events = play(state, EndNight())
+    for fails in (True, False, True, False, True):
+        for step in (pass_all, hand_out, approve, pass_all):
+            state, more = step(state)
+            events += more
+        cards = [Card.FAIL if fails and s == state.squad[0] else Card.SUCCESS for s in state.squad]
+        state, more = play(
+            state, *(PlayMissionCard(s, c) for s, c in zip(state.squad, cards, strict=True))
+        )
+        events += more
+    assert state.outcome is not None and len(state.results) == 5
+    per_round = 3 if players >= 9 else 2
+    assert [e.data["count"] for e in events if e.kind == "plot_drawn"] == [per_round] * 5
+    size = 15 if players >= 7 else 10
+    assert plot_view(state)["deck"] == size - 5 * per_round
+    assert len(state.plot.drawn_log) == 5 * per_round  # type: ignore[union-attr]
 
 
 # -- handing out ----------------------------------------------------------------------------------
@@ -328,7 +408,7 @@ def test_no_card_is_drawn_again_after_a_rejection_in_the_same_round() -> None:
 
 
 def test_each_new_round_begins_with_a_draw_by_its_commandant() -> None:
-    state = plot_game(5, deck=[OM, OM, NC, SL], draws=[OM, OM, NC, SL])
+    state = plot_game(5, holding=[OM, OM, NC, SL], draws=[OM, OM, NC, SL])
     state, _ = hand(state, 1, 2)
     state, _ = approve(state)
     state, events = succeed(state)
@@ -352,7 +432,7 @@ def test_overheard_conversation_looks_at_a_neighbours_identity(
     receiver: int, side: Neighbour | str, seen: int
 ) -> None:
     neighbour = Neighbour(side)
-    state = plot_game(5, deck=[OC, OU], draws=[OC, OU])
+    state = plot_game(5, holding=[OC, OU], draws=[OC, OU])
     state, events = play(state, HandPlot(0, 0, receiver))
     assert state.phase is Phase.PLOT_IMMEDIATE
     assert only(events, "plot_immediate").data == {
@@ -378,7 +458,7 @@ def test_overheard_conversation_looks_at_a_neighbours_identity(
 
 
 def test_an_immediate_card_is_played_before_the_next_is_handed() -> None:
-    state = plot_game(5, deck=[OC, OU], draws=[OC, OU])
+    state = plot_game(5, holding=[OC, OU], draws=[OC, OU])
     state, _ = play(state, HandPlot(0, 0, 2))
     assert refused(state, HandPlot(0, 0, 3)).code == "no_handing_now"
     error = refused(state, Overhear(3, Neighbour.LEFT))
@@ -388,7 +468,7 @@ def test_an_immediate_card_is_played_before_the_next_is_handed() -> None:
 
 
 def test_open_up_shows_the_receivers_identity_to_a_player_of_their_choice() -> None:
-    state = plot_game(5, deck=[OU, OC], draws=[OU, OC])
+    state = plot_game(5, holding=[OU, OC], draws=[OU, OC])
     state, _ = play(state, HandPlot(0, 0, 3))
     assert refused(state, OpenUp(3, 3)).code == "show_to_self"
     assert refused(state, Overhear(3, Neighbour.LEFT)).code == "play_pending_card_first"
@@ -402,7 +482,7 @@ def test_open_up_shows_the_receivers_identity_to_a_player_of_their_choice() -> N
 
 
 def test_establish_confidence_the_commandant_shows_their_identity_to_a_player_they_choose() -> None:
-    state = plot_game(5, deck=[EC, OU], draws=[EC, OU], first_commander=1)
+    state = plot_game(5, holding=[EC, OU], draws=[EC, OU], first_commander=1)
     state, events = play(state, HandPlot(1, 0, 3))
     assert only(events, "plot_immediate").data == {"seat": 1, "card": "establish_confidence"}
     assert refused(state, EstablishConfidence(3, 4)).code == "not_plot_player"
@@ -417,7 +497,7 @@ def test_establish_confidence_the_commandant_shows_their_identity_to_a_player_th
 
 
 def test_take_responsibility_takes_a_plot_card_from_another_player() -> None:
-    state = plot_game(5, deck=[NC, TR], draws=[NC, TR])
+    state = plot_game(5, holding=[NC, TR], draws=[NC, TR])
     state, _ = hand(state, 1)
     state, _ = hand(state, 2)
     assert state.phase is Phase.PLOT_IMMEDIATE
@@ -435,14 +515,14 @@ def test_take_responsibility_takes_a_plot_card_from_another_player() -> None:
 
 
 def test_take_responsibility_with_no_card_to_take_is_discarded() -> None:
-    state = plot_game(5, deck=[NC, TR], draws=[TR, NC])
+    state = plot_game(5, holding=[NC, TR], draws=[TR, NC])
     state, events = hand(state, 2)
     assert only(events, "responsibility_void").data == {"seat": 2}
     assert state.phase is Phase.PLOT_HAND
 
 
 def test_take_responsibility_ignores_the_receivers_own_cards() -> None:
-    state = plot_game(5, deck=[NC, TR], draws=[NC, TR])
+    state = plot_game(5, holding=[NC, TR], draws=[NC, TR])
     state, events = hand(state, 2, 2)
     assert "responsibility_void" in kinds(events)
     assert plot_view(state)["held"][2] == ["no_confidence"]
@@ -451,8 +531,13 @@ def test_take_responsibility_ignores_the_receivers_own_cards() -> None:
 # -- one-use cards: the moments -------------------------------------------------------------------
 
 
-def test_strong_leader_is_played_before_the_next_proposal_and_takes_command() -> None:
+def test_strong_leader_by_default_waits_for_the_commandants_next_first_act() -> None:
+    """The seed names no plot card (RULES.md §1: "before a squad is proposed"). The published
+    timing, the default (option ``strong_leader``: ``"before_draw"``): before the Commandant does
+    anything, so a Strong Leader handed after the draw waits for a rejection; it then takes the
+    command before the new squad is named."""
     state = plot_game(5, draws=[SL, CE])
+    assert state.options.strong_leader is StrongLeaderTiming.BEFORE_DRAW
     state, events = hand(state, 3, 1)
     assert state.phase is Phase.PROPOSE  # a Strong Leader handed this round waits
     state, events = reject(state)
@@ -471,7 +556,9 @@ def test_strong_leader_is_played_before_the_next_proposal_and_takes_command() ->
     assert state.commander == 4  # the command goes on to the left of the Strong Leader
 
 
-def test_strong_leader_at_a_rounds_start_is_played_before_the_draw() -> None:
+def test_strong_leader_by_default_at_a_rounds_start_is_played_before_the_draw() -> None:
+    """Published: before the Commandant's first act of a round, the draw; the new Commandant
+    draws and hands out the round's cards."""
     state = plot_game(5, draws=[SL, OM, CE, CE])
     state, _ = hand(state, 3, 1)
     state, _ = approve(state)
@@ -482,6 +569,53 @@ def test_strong_leader_at_a_rounds_start_is_played_before_the_draw() -> None:
     assert kinds(events) == ["strong_leader", "plot_drawn"]
     assert only(events, "plot_drawn").data["commander"] == 3
     assert state.phase is Phase.PLOT_HAND and state.commander == 3
+
+
+def test_strong_leader_before_the_proposal_takes_command_before_the_rounds_first_squad() -> None:
+    """Option ``strong_leader: "before_proposal"`` (RULES.md's "before a squad is proposed", read
+    to the letter): a Strong Leader just handed may be played before the round's first squad is
+    named; the new Commandant names it, with the cards already drawn and handed."""
+    state = plot_game(5, draws=[SL, CE], strong_leader="before_proposal")
+    state, events = hand(state, 3, 1)
+    assert state.phase is Phase.PLOT_WINDOW and turn(state) == 3
+    assert only(events, "plot_turn").data == {
+        "seat": 3,
+        "moment": "before_proposal",
+        "cards": ["strong_leader"],
+    }
+    assert refused(state, ProposeSquad(0, (0, 1))).code == "no_proposal_now"
+    state, events = play(state, PlayPlot(3, SL))
+    assert kinds(events) == ["strong_leader", "commander"]
+    assert state.commander == 3 and state.phase is Phase.PROPOSE and state.rejections == 0
+    assert plot_view(state)["drawn"] == [] and plot_view(state)["deck"] == 8  # no new draw
+    state, _ = reject(state)
+    assert state.commander == 4  # the command goes on to the left of the Strong Leader
+
+
+def test_strong_leader_before_the_proposal_leaves_the_draw_to_the_rounds_commandant() -> None:
+    """With ``"before_proposal"`` no moment stands before the draw: a Strong Leader held from an
+    earlier round is played after the hand-out, before the squad is named."""
+    state = plot_game(5, draws=[SL, OM, CE, CE], strong_leader="before_proposal")
+    state, _ = hand(state, 3, 1)
+    state, _ = pass_all(state)  # seat 3 keeps Strong Leader for a later round
+    state, _ = approve(state)
+    state, events = succeed(state)
+    assert state.phase is Phase.PLOT_HAND and state.commander == 1
+    assert only(events, "plot_drawn").data["commander"] == 1
+    assert "plot_turn" not in kinds(events)
+    state, events = hand(state, 2, 4)
+    assert state.phase is Phase.PLOT_WINDOW and turn(state) == 3
+    state, events = play(state, PlayPlot(3, SL))
+    assert state.commander == 3 and state.phase is Phase.PROPOSE
+
+
+def test_the_strong_leader_timing_is_an_option_of_le_plan() -> None:
+    for timing in StrongLeaderTiming:
+        state = GAME.new(plot_options(5, strong_leader=timing.value), seed=1)
+        assert GAME.options_json(state)["strong_leader"] == timing.value
+        again = GAME.new(GAME.options_json(state), seed=1)
+        assert GAME.options_json(again) == GAME.options_json(state) and again.plot == state.plot
+    assert "strong_leader" not in GAME.options_json(GAME.new({"players": 5}, seed=1))
 
 
 def test_the_commandant_cannot_play_strong_leader() -> None:
@@ -514,7 +648,7 @@ def test_no_confidence_cancels_an_approved_squad_as_a_rejection() -> None:
 
 
 def test_no_confidence_as_the_fifth_rejection_gives_the_cylons_the_game() -> None:
-    state = plot_game(5, deck=[NC, NC, NC], draws=[NC, NC])
+    state = plot_game(5, holding=[NC, NC, NC], draws=[NC, NC])
     state, _ = hand(state, 2, 3)
     for _ in range(4):
         state, _ = reject(state)
@@ -576,7 +710,7 @@ def test_keeping_a_close_eye_on_oneself_is_refused() -> None:
 
 def test_in_the_spotlight_one_member_plays_face_up() -> None:
     deck = [ITS, OM, CE]
-    state = plot_game(5, deck=deck, draws=[ITS, OM])
+    state = plot_game(5, holding=deck, draws=[ITS, OM])
     state, _ = hand(state, 2, 4)
     state, _ = propose(state, (0, 1))
     state, _ = vote(state, yes=range(5))
@@ -627,7 +761,7 @@ def test_plays_at_one_moment_go_clockwise_from_the_commandant(
 
 
 def test_a_player_keeps_the_turn_while_they_can_play_another_card() -> None:
-    state = plot_game(5, deck=[CE, ITS], draws=[CE, ITS])
+    state = plot_game(5, holding=[CE, ITS], draws=[CE, ITS])
     state, _ = hand(state, 3, 3)
     state, _ = approve(state, (0, 1))
     state, events = play(state, PlayPlot(3, CE, 0))
@@ -641,7 +775,7 @@ def test_a_player_keeps_the_turn_while_they_can_play_another_card() -> None:
 
 
 def test_a_player_who_passes_plays_no_plot_card_until_the_round_ends() -> None:
-    state = plot_game(5, draws=[SL, NC])
+    state = plot_game(5, draws=[SL, NC, CE, CE])
     state, _ = hand(state, 2, 2)
     state, _ = reject(state)  # round 1 goes on under Commandant 1
     state, events = play(state, PassPlot(2))
@@ -686,7 +820,7 @@ def test_an_opinion_maker_votes_first_and_face_up() -> None:
 
 
 def test_two_opinion_makers_reveal_their_votes_together() -> None:
-    state = plot_game(5, deck=[OM, OM], draws=[OM, OM])
+    state = plot_game(5, holding=[OM, OM], draws=[OM, OM])
     state, _ = hand(state, 1, 3)
     state, _ = propose(state)
     voted, events = play(state, CastVote(3, True))
@@ -747,13 +881,12 @@ def test_every_public_plot_event_is_spoken_and_no_private_one(lang: str) -> None
         "opinion_first",
         "opinion_votes",
         "responsibility_taken",
-        "plot_reshuffled",
     } <= spoken
 
 
 def test_narration_names_the_players_and_the_cards() -> None:
     catalog = Catalog("en", ["Ada", "Bea", "Cy", "Dan", "Eve"])
-    state = plot_game(5, deck=[OC, NC], draws=[OC, NC])
+    state = plot_game(5, holding=[OC, NC], draws=[OC, NC])
     state, events = hand(state, 2)
     state, more = play(state, Overhear(2, Neighbour.LEFT))
     said = [line for e in events + more for line in narration.lines(catalog, e)]

@@ -21,6 +21,7 @@ from companion.games.resistance import (
     Termination,
 )
 from companion.games.resistance.tables import CYLONS
+from companion.narration.catalog import Catalog
 from tests import engine_steps as steps
 
 GAME = Resistance()
@@ -182,6 +183,88 @@ def test_a_first_commandant_not_at_the_table_is_refused(seat: object) -> None:
     with pytest.raises(IllegalAction) as caught:
         GAME.new(options(5, first_commander=seat), seed=1)
     assert caught.value.code == "no_such_seat"
+
+
+# The seed's set-up: « Remettez ensuite la carte Commandant au joueur incarnant dans l'ordre de
+# présence : William Adama / Laura Roslin / Saul Tigh / Lee Adama / Gaius Baltar ».
+ORDER_OF_PRESENCE = ["william_adama", "laura_roslin", "saul_tigh", "lee_adama", "gaius_baltar"]
+
+
+@pytest.mark.parametrize("first", range(5))
+def test_the_commandant_card_goes_to_the_first_character_present_in_the_seeds_order(
+    first: int,
+) -> None:
+    """The characters before ``first`` are not at the table; those after it are, on other seats."""
+    present = ORDER_OF_PRESENCE[first:]
+    seats = {name: (2 * i + 3) % 10 for i, name in enumerate(reversed(present))}
+    state = new_game(10, characters=seats)
+    assert state.commander == seats[ORDER_OF_PRESENCE[first]]
+    assert GAME.options_json(state)["first_commander"] == state.commander
+    assert GAME.options_json(state)["characters"] == {name: seats[name] for name in present}
+
+
+def test_william_adama_commands_first_wherever_he_sits() -> None:
+    state = new_game(6, characters={"gaius_baltar": 0, "laura_roslin": 1, "william_adama": 5})
+    assert state.commander == 5
+    assert refused(state, ProposeSquad(1, (1, 2))).code == "not_commander"
+
+
+def test_the_character_cards_and_the_first_commandant_they_name_replay_from_the_options() -> None:
+    state = new_game(7, characters={"saul_tigh": 4, "lee_adama": 2})
+    again = GAME.new(GAME.options_json(state), seed=7)
+    assert again.commander == 4 and GAME.options_json(again) == GAME.options_json(state)
+
+
+def test_without_the_character_cards_the_host_chooses_the_first_commandant() -> None:
+    """The seed's FAQ lets the table choose: « Il est toutefois conseillé de ne pas désigner un
+    joueur débutant comme premier Commandant »."""
+    state = new_game(5, first_commander=3)
+    assert state.commander == 3 and "characters" not in GAME.options_json(state)
+
+
+@pytest.mark.parametrize(
+    ("characters", "first", "code", "params"),
+    [
+        ({"william_adama": 1}, 2, "first_commander_by_characters", {"seat": 1}),
+        ({}, None, "no_named_character", {}),
+        ({"starbuck": 1}, None, "unknown_character", {"character": "starbuck"}),
+        ({"william_adama": 5}, None, "no_such_seat", {"seat": 5, "players": 5}),
+        ({"william_adama": True}, None, "no_such_seat", {"seat": True, "players": 5}),
+        ({"william_adama": 1, "lee_adama": 1}, None, "one_character_a_player", {"seat": 1}),
+        (["william_adama"], None, "characters_not_a_map", {}),
+    ],
+)
+def test_character_cards_that_name_no_first_commandant_are_refused(
+    characters: object, first: int | None, code: str, params: dict[str, object]
+) -> None:
+    """One character card a player (« l'avatar incarné par le joueur »), among the five that
+    name the Commandant, at the table, and no other first Commandant than theirs."""
+    more: dict[str, object] = {"characters": characters}
+    if first is not None:
+        more["first_commander"] = first
+    with pytest.raises(IllegalAction) as caught:
+        GAME.new(options(5, **more), seed=1)
+    assert caught.value.code == code
+    assert params.items() <= caught.value.params.items()
+    for lang in ("en", "fr"):
+        assert Catalog(lang, ["Ada", "Bea", "Cy", "Dan", "Eve"]).explain(caught.value)
+
+
+def test_a_first_commandant_matching_the_character_cards_is_accepted() -> None:
+    state = new_game(5, characters={"laura_roslin": 2}, first_commander=2)
+    assert state.commander == 2
+
+
+def test_a_refusal_names_the_character_and_the_seat_in_both_languages() -> None:
+    with pytest.raises(IllegalAction) as caught:
+        GAME.new(options(5, characters={"laura_roslin": 2}, first_commander=0), seed=1)
+    names = ["Ada", "Bea", "Cy", "Dan", "Eve"]
+    assert Catalog("en", names).explain(caught.value) == (
+        "With the character cards, the first Commandant is Cy, who holds Laura Roslin."
+    )
+    assert Catalog("fr", names).explain(caught.value) == (
+        "Avec les cartes Personnage, le premier Commandant est Cy, qui incarne Laura Roslin."
+    )
 
 
 # -- the squad ------------------------------------------------------------------------------------

@@ -265,3 +265,26 @@ def test_a_vote_changed_before_the_reveal_keeps_no_thread_and_publishes_nothing(
     table.submit(CastVote(0, False))  # Ada changes her mind: nobody may see it
     assert table.journal.thread(running.entry.id) == kept
     assert table.snapshot()["revision"] == revision
+
+
+def test_a_game_this_version_cannot_replay_is_set_aside_and_the_companion_starts(
+    tmp_path: Path,
+) -> None:
+    """An update that changed a rule (here: Le Plan under 7 players uses 10 cards, not the 7 an
+    older version dealt) must not keep the companion from starting: the game stays in the
+    journal, the table is told to start a new one, and a new one starts."""
+    journal = Journal(tmp_path / "journal.sqlite3")
+    old = {"players": 5, "plot": True, "plot_deck": ["strong_leader"] * 2 + ["no_confidence"] * 5}
+    entry = journal.start_game("resistance", old, 7, {"names": NAMES, "language": "fr"})
+    journal.append(entry.id, 1, {"kind": "end_night"})
+    journal.close()
+    voice = Voice()
+    table = table_at(tmp_path, voice)
+    assert table.resume() is False
+    assert table.running is None
+    told = voice.said[-1]
+    assert told.startswith("La partie de Résistance en cours ne peut pas reprendre")
+    assert table.snapshot()["narration"][-1] == told
+    assert table.journal.actions(entry.id) == [{"kind": "end_night"}]  # nothing erased
+    table.new_game("resistance", {"players": 5}, NAMES, seed=1)
+    assert table.running is not None

@@ -237,6 +237,10 @@ def test_the_options_give_back_the_same_game() -> None:
     for layout in LAYOUTS:
         state = GAME.new({"layout": layout, "hourglass": 45, "target": 7}, seed=0)
         assert GAME.new(GAME.options_json(state), seed=0) == state
+    chosen = {"placement": "halves", "draw_by_agreement": True, "repetition": "match"}
+    state = GAME.new({"layout": "free", **chosen}, seed=0)
+    assert GAME.options_json(state) | chosen == GAME.options_json(state)
+    assert GAME.new(GAME.options_json(state), seed=0) == state
 
 
 def test_sages_is_a_registered_game() -> None:

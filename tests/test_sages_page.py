@@ -21,6 +21,7 @@ from browser import assert_not_reloaded, new_game_form, open_page, wait, wait_li
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.expected_conditions import alert_is_present
 from selenium.webdriver.support.ui import Select
 from serving import Server
 
@@ -452,3 +453,59 @@ def test_the_hourglass_counts_down_for_the_player_timed_and_a_refusal_is_shown(
 def public_has_sand_button(driver: WebDriver) -> bool:
     """The pause button is the host's: the public page (the current window) has none."""
     return bool(driver.find_elements(By.ID, "sg-sand"))
+
+
+def test_the_host_form_sets_the_placement_and_the_draw_options(
+    server: Server, driver: WebDriver
+) -> None:
+    open_page(driver, server, "/host")
+    form = new_game_form(driver)
+    Select(form.find_element(By.NAME, "game")).select_by_value("sages")
+    box = driver.find_element(By.ID, "sg-placement-box")
+    assert not box.is_displayed()  # where the sages go matters only when they are placed
+    Select(form.find_element(By.NAME, "sg_layout")).select_by_value("free")
+    wait(driver, lambda d: box.is_displayed(), "the placement choice")
+    placement = Select(form.find_element(By.NAME, "sg_placement"))
+    assert placement.first_selected_option.get_attribute("value") == "kingdom"
+    placement.select_by_value("halves")
+    repetition = Select(form.find_element(By.NAME, "sg_repetition"))
+    assert repetition.first_selected_option.get_attribute("value") == "off"
+    repetition.select_by_value("round")
+    agreed = form.find_element(By.NAME, "sg_draw_by_agreement")
+    assert not agreed.is_selected()
+    agreed.click()
+    names = form.find_element(By.NAME, "names")
+    names.clear()
+    names.send_keys("\n".join(NAMES))
+    driver.find_element(By.ID, "start").click()
+    wait(driver, lambda d: d.find_element(By.ID, "sg-board").is_displayed(), "the board")
+    view = state(server)
+    assert (view["layout"], view["placement"]) == ("free", "halves")
+    assert (view["draw_by_agreement"], view["repetition"]) == (True, "round")
+    assert view["phase"] == "place" and not view["may_agree_draw"]
+    assert not driver.find_element(By.ID, "sg-agree-draw").is_displayed()
+
+
+def test_the_host_ends_the_match_by_an_agreed_draw_and_every_page_shows_it(
+    server: Server, driver: WebDriver
+) -> None:
+    public = open_page(driver, server, "/")
+    start_by_api(server, draw_by_agreement=True)
+    assert not driver.find_elements(By.ID, "sg-agree-draw")  # the public page has no button
+    host = open_page(driver, server, "/host", new_window=True)
+    button = driver.find_element(By.ID, "sg-agree-draw")
+    wait(driver, lambda d: button.is_displayed(), "the agreed draw button")
+    assert button.text == "Agreed draw"
+    button.click()
+    wait(driver, alert_is_present(), "the confirmation asked").accept()
+    view = server.wait_for(lambda s: s["state"]["drawn"] is not None, "the draw")["state"]
+    assert view["drawn"] == "draw_agreed" and view["winner"] is None and view["phase"] == "over"
+    for window in (host, public):
+        driver.switch_to.window(window)
+        wait(driver, lambda d: d.find_element(By.ID, "sg-outcome").is_displayed(), "the draw")
+        assert driver.find_element(By.ID, "sg-outcome").text == (
+            "The match is drawn by agreement: red 0, blue 0."
+        )
+        assert_not_reloaded(driver)
+    driver.switch_to.window(host)
+    assert not driver.find_element(By.ID, "sg-agree-draw").is_displayed()

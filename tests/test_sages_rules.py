@@ -18,6 +18,7 @@ import pytest
 
 from companion.game import IllegalAction
 from companion.games.sages import (
+    AgreeDraw,
     MoveSage,
     Phase,
     Place,
@@ -40,7 +41,7 @@ from companion.games.sages.moves import (
     sage_moves,
     scored,
 )
-from companion.games.sages.state import STANDARD_BLUE, STANDARD_RED, standard_start
+from companion.games.sages.state import STANDARD_BLUE, STANDARD_RED, Reason, standard_start
 from tests import engine_steps as steps
 
 GAME = Sages()
@@ -658,6 +659,132 @@ def test_a_round_where_nobody_can_move_is_replayed() -> None:
     assert state.position == standard_start() and state.to_move is RED and state.score == (0, 0)
 
 
+# -- a match that loops: options draw_by_agreement and repetition --------------------------------
+#
+# The seed ends a match only with « Le gagnant de la partie sera celui qui, le premier, obtiendra
+# une somme d'avantages d'au moins 5 points. »: it has no end for a match that loops. Both ways
+# out are options, off by default.
+
+LOOP = [  # from the standard squares, back to them with Red to move
+    move(RED, "d3", "d4"),
+    move(BLUE, "d13", "d12"),
+    move(RED, "d4", "d3"),
+    move(BLUE, "d12", "d13"),
+]
+
+
+def test_without_the_options_a_looping_match_goes_on() -> None:
+    state = GAME.new({}, seed=0)
+    state, events = play(state, *LOOP, *LOOP, *LOOP)
+    assert state.position == standard_start() and state.to_move is RED
+    assert state.phase is Phase.PLAY and state.outcome is None and state.round == 1
+    assert not {"round_drawn", "match_drawn"} & set(kinds(events))
+    assert GAME.public_view(state)["repeats"] == 0
+
+
+def test_there_is_no_agreed_draw_unless_the_host_chose_it() -> None:
+    state = GAME.new({}, seed=0)
+    assert list(GAME.legal_actions(state, None)) == []
+    assert refused(state, AgreeDraw()).code == "sages_no_draw_by_agreement"
+    assert GAME.public_view(state)["may_agree_draw"] is False
+
+
+def test_an_agreed_draw_ends_the_match_with_no_winner() -> None:
+    """Option ``draw_by_agreement``: the players agree, the host enters it (it is no seat's
+    move), and the match ends drawn, the score as it stood."""
+    state = dataclasses.replace(GAME.new({"draw_by_agreement": True}, seed=0), score=(3, 4))
+    state, _ = play(state, move(RED, "d3", "d4"))
+    assert list(GAME.legal_actions(state, None)) == [AgreeDraw()]
+    assert GAME.public_view(state)["may_agree_draw"] is True
+    state, events = play(state, AgreeDraw())
+    assert only(events, "match_drawn").data == {
+        "reason": "draw_agreed",
+        "round": 1,
+        "score": [3, 4],
+    }
+    assert state.phase is Phase.OVER and state.score == (3, 4)
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("draw", Reason.DRAW_AGREED)
+    view = GAME.public_view(state)
+    assert view["winner"] is None and view["drawn"] == "draw_agreed"
+    assert view["to_move"] is None and view["may_agree_draw"] is False
+    assert list(GAME.legal_actions(state, None)) == list(GAME.legal_actions(state, 1)) == []
+    assert refused(state, move(BLUE, "d13", "d12")).code == "game_over"
+    assert refused(state, AgreeDraw()).code == "game_over"
+
+
+def test_an_agreed_draw_waits_for_the_sages_to_be_placed() -> None:
+    state = GAME.new({"layout": "free", "draw_by_agreement": True}, seed=0)
+    assert list(GAME.legal_actions(state, None)) == []
+    assert refused(state, AgreeDraw()).code == "sages_placing_now"
+
+
+def test_a_third_repetition_draws_the_round_with_repetition_round() -> None:
+    """Option ``repetition`` "round": the same position with the same player to move, a third
+    time, ends the round with no point; it is replayed from the starting squares by the player
+    who started it, as a round where nobody can move is."""
+    start = dataclasses.replace(GAME.new({"repetition": "round"}, seed=0), score=(1, 2))
+    state, events = play(start, *LOOP)
+    assert state.repeats == 2 and GAME.public_view(state)["repeats"] == 2
+    state, events = play(state, *LOOP[:3])
+    assert "round_drawn" not in kinds(events)
+    state, events = play(state, LOOP[3])
+    assert only(events, "round_drawn").data == {"round": 1, "first": 0}
+    assert state.position == standard_start() and state.to_move is RED and state.moves == 0
+    assert state.phase is Phase.PLAY and state.score == (1, 2) and state.round == 1
+    assert state.repeats == 1  # counted again from the replayed round's start
+
+
+def test_a_third_repetition_draws_the_match_with_repetition_match() -> None:
+    """Option ``repetition`` "match": the third repetition ends the match drawn."""
+    start = dataclasses.replace(GAME.new({"repetition": "match"}, seed=0), score=(4, 4))
+    state, events = play(start, *LOOP, *LOOP)
+    assert only(events, "match_drawn").data == {
+        "reason": "repetition",
+        "round": 1,
+        "score": [4, 4],
+    }
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert (outcome.winner, outcome.reason) == ("draw", Reason.REPETITION)
+    assert GAME.public_view(state)["drawn"] == "repetition"
+    assert refused(state, LOOP[0]).code == "game_over"
+
+
+def test_the_same_squares_with_the_other_player_to_move_are_another_position() -> None:
+    """Passing the turn (the hourglass) leaves the squares as they were: with Blue to move it
+    is a position of its own, counted apart from the one with Red to move."""
+    state = GAME.new({"repetition": "match", "hourglass": 30}, seed=0)
+    state, _ = play(state, TimeUp(0), TimeUp(1), TimeUp(0))
+    assert state.to_move is BLUE and state.repeats == 2 and state.phase is Phase.PLAY
+    state, events = play(state, TimeUp(1))
+    assert state.to_move is RED and "match_drawn" in kinds(events)
+
+
+def test_a_point_starts_the_count_again() -> None:
+    state = playing(position("h6", "c13"), repetition="match")
+    state = dataclasses.replace(state, seen=((state.position, RED),) * 2)
+    state, events = play(state, move(RED, "h6", "h8", "h15"))
+    assert "point" in kinds(events) and state.phase is Phase.PLAY
+    assert state.seen == ((standard_start(), BLUE),)
+
+
+def test_the_draw_options_are_checked() -> None:
+    options = GAME.options_json(GAME.new({}, seed=0))
+    assert (options["draw_by_agreement"], options["repetition"]) == (False, "off")
+    for bad, code in (
+        ({"draw_by_agreement": "yes"}, "option_not_boolean"),
+        ({"repetition": "third"}, "unknown_option_value"),
+        ({"repetition": 3}, "unknown_option_value"),
+    ):
+        with pytest.raises(IllegalAction) as caught:
+            GAME.new(bad, seed=0)
+        assert caught.value.code == code
+    chosen = GAME.new({"draw_by_agreement": True, "repetition": "round"}, seed=0)
+    assert GAME.new(GAME.options_json(chosen), seed=0) == chosen
+
+
 # -- the standard layout --------------------------------------------------------------------------
 
 
@@ -728,11 +855,29 @@ def test_free_placement_is_the_start_of_every_round() -> None:
     assert state.position == placed
 
 
+PLACEMENT = (
+    "Chaque joueur dispose ses pions sur le jeu : un sage dans la cité, les six autres à travers "
+    "le royaume, le fou est placé au centre du damier ; la partie commence."
+)
+
+
+def test_free_placement_one_sage_in_the_cite_the_six_others_anywhere_in_the_kingdom() -> None:
+    """« un sage dans la cité, les six autres à travers le royaume »: the whole kingdom, the
+    opponent's side of it included, and one's own cité; never the barbarian lands."""
+    state = GAME.new({"layout": "free"}, seed=0)
+    placeable = {a.square.index for a in GAME.legal_actions(state, 0) if isinstance(a, Place)}
+    assert placeable == (board.kingdom() - {parse("h8")}) | cite(RED)
+    state, _ = play(state, place(RED, "h12"), place(BLUE, "c3"), place(RED, "n14"))
+    state, _ = play(state, place(BLUE, "b2"))
+    assert names(state.position.red) == {"h12", "n14"}
+    assert names(state.position.blue) == {"c3", "b2"}
+
+
 def test_free_placement_refusals() -> None:
     state = GAME.new({"layout": "free", "hourglass": 30}, seed=0)
-    assert refused(state, place(RED, "h10")).code == "sages_place_in_your_half"
     assert refused(state, place(RED, "h8")).code == "sages_square_taken"  # the fool
-    assert refused(state, place(RED, "a3")).code == "sages_place_in_your_half"  # barbarian lands
+    assert refused(state, place(RED, "a3")).code == "sages_place_in_the_kingdom"  # barbarians
+    assert refused(state, place(RED, "h15")).code == "sages_place_in_the_kingdom"  # Blue's cité
     assert refused(state, move(RED, "c3", "c4")).code == "sages_placing_now"
     assert refused(state, TimeUp(0)).code == "sages_placing_now"
     state, _ = play(state, place(RED, "h1"), place(BLUE, "c13"))
@@ -741,6 +886,28 @@ def test_free_placement_refusals() -> None:
     state, _ = play(state, place(RED, "c3"), place(BLUE, "d13"))
     state, _ = play(state, place(RED, "d3"), place(BLUE, "c11"))
     assert refused(state, place(RED, "e3")).code == "sages_three_side_by_side"
+
+
+def test_free_placement_in_halves_keeps_each_side_in_its_own_half() -> None:
+    """Option ``placement`` "halves" (not the seed's rule, which says « à travers le
+    royaume »): Red on rows 2-7, Blue on rows 9-14, each with one sage in its cité."""
+    state = GAME.new({"layout": "free", "placement": "halves"}, seed=0)
+    placeable = {a.square.index for a in GAME.legal_actions(state, 0) if isinstance(a, Place)}
+    assert placeable == board.half(RED) | cite(RED)
+    assert refused(state, place(RED, "h10")).code == "sages_place_in_your_half"
+    assert refused(state, place(RED, "a3")).code == "sages_place_in_your_half"
+    state, _ = play(state, place(RED, "c3"))
+    assert refused(state, place(BLUE, "c5")).code == "sages_place_in_your_half"
+    state, _ = play(state, place(BLUE, "c13"))
+    assert GAME.public_view(state)["placement"] == "halves"
+
+
+def test_free_placement_is_in_the_kingdom_unless_the_host_chooses_halves() -> None:
+    assert GAME.options_json(GAME.new({"layout": "free"}, seed=0))["placement"] == "kingdom"
+    for bad in ("half", True, None):
+        with pytest.raises(IllegalAction) as caught:
+            GAME.new({"layout": "free", "placement": bad}, seed=0)
+        assert caught.value.code == "unknown_option_value"
 
 
 def test_free_placement_the_last_sage_goes_home() -> None:

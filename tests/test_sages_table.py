@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.game import IllegalAction
-from companion.games.sages import MoveSage, Square, TimeUp
+from companion.game import Event, IllegalAction
+from companion.games.sages import AgreeDraw, MoveSage, Sages, Square, TimeUp
 from companion.journal import Journal
 from companion.moderator import Table
+from companion.narration.catalog import Catalog
+from companion.narration.sages import lines
 from tests.timing import ManualClock
 
 NAMES = ["Ada", "Bea"]
@@ -186,3 +188,69 @@ def test_pausing_a_match_without_an_hourglass_is_refused(tmp_path: Path) -> None
     with pytest.raises(IllegalAction) as caught:
         rig.table.pause_hourglass()
     assert caught.value.code == "no_hourglass_running"
+
+
+def test_an_agreed_draw_entered_by_the_host_ends_the_match_and_is_said(tmp_path: Path) -> None:
+    """Option ``draw_by_agreement``: journaled like any action, said aloud, and shown as a
+    draw at the end (no winner; the summary keeps the score)."""
+    rig = Rig(tmp_path)
+    rig.start(draw_by_agreement=True, repetition="round")
+    red_opens(rig)
+    rig.table.submit(AgreeDraw())
+    assert rig.actions()[-1] == {"kind": "agree_draw"}
+    said = "The players agree to a draw: the match ends with no winner, red 0, blue 0."
+    assert rig.voice.said[-1] == said
+    snap = rig.table.snapshot()
+    assert snap["state"]["winner"] is None and snap["state"]["drawn"] == "draw_agreed"
+    assert snap["ending"]["outcome"] == {"winner": "draw", "reason": "draw_agreed"}
+    assert snap["ending"]["said"] == [said]
+    assert snap["ending"]["summary"] == ["Ada: 0 points", "Bea: 0 points"]
+
+
+def test_a_phone_cannot_agree_a_draw_for_the_table(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start(draw_by_agreement=True)
+    for seat in (0, 1):
+        with pytest.raises(IllegalAction) as caught:
+            rig.table.seat_submit(seat, AgreeDraw())
+        assert caught.value.code == "not_your_seat"
+    assert rig.actions() == [] and rig.state.outcome is None
+
+
+def test_without_the_option_the_agreed_draw_is_refused_in_words(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    rig.start()
+    with pytest.raises(IllegalAction) as caught:
+        rig.table.submit(AgreeDraw())
+    assert rig.table.explain(caught.value) == (
+        "This match has no agreed draw: it was not chosen when the match was set up."
+    )
+    assert rig.actions() == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_placement_and_the_draw_options_are_said_at_the_start(lang: str) -> None:
+    game = Sages()
+    catalog = Catalog(lang, NAMES)
+    for options, expected in (
+        ({"layout": "free"}, {"en": "the six others anywhere in the kingdom", "fr": "à travers"}),
+        ({"layout": "free", "placement": "halves"}, {"en": "your half", "fr": "votre moitié"}),
+        ({"draw_by_agreement": True}, {"en": "agree to a draw", "fr": "partie nulle"}),
+        ({"repetition": "round"}, {"en": "draws the round", "fr": "rend la manche nulle"}),
+        ({"repetition": "match"}, {"en": "draws the match", "fr": "rend la partie nulle"}),
+    ):
+        (event,) = game.opening_events(game.new(options, 0))
+        heard = " ".join(lines(catalog, event))
+        assert expected[lang] in heard, (options, heard)
+        assert "{" not in heard
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_draw_by_repetition_is_said(lang: str) -> None:
+    catalog = Catalog(lang, NAMES)
+    drawn = Event("match_drawn", {"reason": "repetition", "round": 2, "score": [1, 3]})
+    replay = Event("round_drawn", {"round": 2, "first": 1})
+    (match,) = lines(catalog, drawn)
+    (round_,) = lines(catalog, replay)
+    assert "3" in match and ("third" in match or "troisième" in match)
+    assert "Bea" in round_ and ("no point" in round_ or "sans point" in round_)

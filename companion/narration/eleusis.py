@@ -170,6 +170,8 @@ def _game_over(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
                     god_points=d["god"],
                 )
             )
+        elif d.get("god"):  # no prophet: Abbott's rule gave God the highest score (not "zero")
+            out.append(catalog.text(SAY + "god_highest_score", god_points=d["god"]))
         winners: Sequence[int] = d["winners"]
         if winners:
             key = "winner" if len(winners) == 1 else "winners"

@@ -113,6 +113,9 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [say("cards_discarded")]
         case "deck_exhausted":
             return [say("deck_exhausted")]
+        case "tie_plays_on":
+            names = catalog.join([catalog.name(s) for s in d["seats"]])
+            return [say("tie_plays_on", names=names, score=d["score"])]
         case "game_over":
             winners = d["winners"]
             score = d["scores"][winners[0]]

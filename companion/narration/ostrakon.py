@@ -60,6 +60,9 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
             return [line]
         case "disciple_claimed":
             return [say("disciple", seat=name(d["seat"]), asker=name(d["asker"]))]
+        case "disciple_contested":
+            seats, winner, asker = names(d["seats"]), name(d["seat"]), name(d["asker"])
+            return [say("disciple_contested", seats=seats, seat=winner, asker=asker)]
         case "all_voted":
             return [say("all_voted")]
         case "asker_shows":

@@ -34,16 +34,12 @@ def plot_lines(catalog: Catalog, event: Event) -> list[str] | None:
     name = catalog.name
     match event.kind:
         case "plot_drawn":
-            if not d["count"]:
-                return [catalog.text(plot + "none_drawn", commander=d["commander"])]
             cards = catalog.join([card_name(catalog, c) for c in d["cards"]])
             return [
                 catalog.text(
                     plot + "drawn", commander=d["commander"], count=d["count"], cards=cards
                 )
             ]
-        case "plot_reshuffled":
-            return [catalog.text(plot + "reshuffled")]
         case "plot_handed":
             return [
                 catalog.text(

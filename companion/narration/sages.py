@@ -1,5 +1,6 @@
 """What the companion says for Les 7 Sages (``[sages.say]`` of the catalogs): the set-up, each
-move with its squares, the fool's flight, points and the score, the hourglass, the match's end.
+move with its squares, the fool's flight, points and the score, the hourglass, the match's end
+(won, or drawn by agreement or by repetition) and a round drawn by repetition.
 
 Squares are said as written on the board's edges ("h8"). Nothing is secret in this game.
 """
@@ -58,14 +59,27 @@ def lines(catalog: Catalog, event: Event) -> list[str]:
         case "match_won":
             red, blue = d["score"]
             return [say("match_won", seat=d["seat"], red=red, blue=blue)]
+        case "match_drawn":
+            red, blue = d["score"]
+            key = "match_drawn_agreed" if d["reason"] == "draw_agreed" else "match_drawn_repetition"
+            return [say(key, red=red, blue=blue)]
+        case "round_drawn":
+            return [say("round_drawn", seat=d["first"])]
     return []
 
 
 def _set_up(catalog: Catalog, d: Mapping[str, Any]) -> list[str]:
+    layout = d["layout"]
+    if layout == "free" and d.get("placement") == "halves":
+        layout = "free_halves"
     out = [
         catalog.text(SAY + "set_up", target=d["target"], seat=d["first"]),
-        catalog.text(SAY + f"layout.{d['layout']}"),
+        catalog.text(SAY + f"layout.{layout}"),
     ]
+    if d.get("draw_by_agreement"):
+        out.append(catalog.text(SAY + "draw_by_agreement"))
+    if d.get("repetition") in ("round", "match"):
+        out.append(catalog.text(SAY + f"repetition_{d['repetition']}"))
     if d["computer"] is not None:
         side = catalog.text(SAY + ("sides.red" if d["computer"] == 0 else "sides.blue"))
         out.append(catalog.text(SAY + "companion_plays", side=side))

@@ -559,6 +559,11 @@ const Eleusis = (() => {
     }
     const sudden = String(data.get("el_sudden_death") || "").trim();
     out.sudden_death = sudden === "" ? null : Number(sudden);
+    // the rules the seed lacks (docs/ELEUSIS.md): Abbott's by default
+    out.prophet_once = data.get("el_prophet_once") !== null;
+    const others = String(data.get("el_prophet_min_others") || "").trim();
+    if (others !== "") out.prophet_min_others = Number(others);
+    out.god_without_prophet = String(data.get("el_god_without_prophet") || "highest");
     return out;
   }
 

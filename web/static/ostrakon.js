@@ -10,8 +10,9 @@
 
 const Ostrakon = (() => {
   const TEMPLE = 17;  // the Temple of Wisdom counts as the square after 16
-  // The host's choices this step: the philosophers named, the colours of tessons entered by hand.
-  const pick = { key: "", named: [], revealed: {} };
+  // The host's choices this step: the philosophers named, the colours of tessons entered by hand,
+  // the philosophers who claimed to be the disciple together.
+  const pick = { key: "", named: [], revealed: {}, contest: [] };
   let snap = null;  // the snapshot last drawn, for the handlers
 
   // -- small helpers ------------------------------------------------------------------------------
@@ -99,6 +100,7 @@ const Ostrakon = (() => {
       pick.key = key;
       pick.named = [];
       pick.revealed = {};
+      pick.contest = [];
       for (const error of document.querySelectorAll("#ostrakon .error")) error.textContent = "";
     }
     renderOutcome(s);
@@ -177,7 +179,11 @@ const Ostrakon = (() => {
       const key = s.corrupted.length ? "os_named_corrupted" : "os_named";
       parts.push(t(key, { seat: seatName(s.asker), named: nameList(s.named) }));
     }
-    if (s.disciple !== null && s.disciple !== undefined) {
+    const claimants = s.disciple_claimants || [];
+    if (s.disciple !== null && s.disciple !== undefined && claimants.length > 1) {
+      const names = { seats: nameList(claimants), seat: seatName(s.disciple), asker: seatName(s.asker) };
+      parts.push(t("os_disciple_contested", names));
+    } else if (s.disciple !== null && s.disciple !== undefined) {
       parts.push(t("os_disciple_is", { seat: seatName(s.disciple), asker: seatName(s.asker) }));
     }
     $("os-special").textContent = parts.join(" ");
@@ -345,6 +351,7 @@ const Ostrakon = (() => {
       }));
       $("os-disciple-none").textContent = candidates.length ? "" :
         s.disciple !== null ? t("os_disciple_is", { seat: seatName(s.disciple), asker }) : t("os_no_disciple");
+      renderContest(s);
     }
 
     $("os-name-panel").hidden = s.phase !== "name";
@@ -368,6 +375,37 @@ const Ostrakon = (() => {
         $("os-flip").textContent = t("os_turn", { colour: colourWord(other) });
       }
     }
+  }
+
+  // Claims made together ("en cas de contestation", RULES.md §2): the host picks who claimed at
+  // the same moment (with the claims standing, if any); the engine gives the disciple to the one
+  // farthest from the Temple. The engine lists who may still join (`disciple_contenders`).
+  function renderContest(s) {
+    const claimants = s.disciple_claimants || [];
+    const contenders = s.disciple_contenders || [];
+    pick.contest = pick.contest.filter((seat) => contenders.includes(seat));
+    $("os-contest").hidden = claimants.length ? !contenders.length : contenders.length < 2;
+    if ($("os-contest").hidden) return;
+    $("os-contest-hint").textContent = claimants.length
+      ? t("os_contest_with", { claimants: nameList(claimants) })
+      : t("os_contest_hint");
+    $("os-contest-choices").replaceChildren(...contenders.map((seat) => {
+      const chosen = pick.contest.includes(seat);
+      const button = el("button", "choice os-name-choice os-contest-choice" + (chosen ? " chosen" : ""), seatName(seat));
+      button.type = "button";
+      button.id = "os-contest-" + seat;
+      button.dataset.seat = seat;
+      button.setAttribute("aria-pressed", chosen ? "true" : "false");
+      button.addEventListener("click", () => {
+        const at = pick.contest.indexOf(seat);
+        if (at >= 0) pick.contest.splice(at, 1);
+        else pick.contest.push(seat);
+        $("os-disciple-error").textContent = "";
+        renderBoard(snap);
+      });
+      return button;
+    }));
+    $("os-contest-send").disabled = !pick.contest.length || claimants.length + pick.contest.length < 2;
   }
 
   function renderNamePanel(s, asker) {
@@ -448,6 +486,10 @@ const Ostrakon = (() => {
     $("os-ask").addEventListener("click", () => act({ kind: "ask", seat: asker() }, "os-ask-error"));
     $("os-name-send").addEventListener("click", async () => {
       if (await act({ kind: "name", seat: asker(), named: [...pick.named] }, "os-name-error")) pick.named = [];
+    });
+    $("os-contest-send").addEventListener("click", async () => {
+      const seats = [...(snap.state.disciple_claimants || []), ...pick.contest].sort((a, b) => a - b);
+      if (await act({ kind: "contest_disciple", seats }, "os-disciple-error")) pick.contest = [];
     });
     $("os-votes-laid").addEventListener("click", () => act({ kind: "votes_laid" }, "os-laid-error"));
     $("os-reveal-read").addEventListener("click", () => act(null, "os-reveal-error", "/api/tessons/read"));

@@ -279,13 +279,47 @@ const Sages = (() => {
       return li;
     }));
     const outcome = $("sg-outcome");
-    outcome.hidden = s.winner === null;
+    const drawn = s.drawn || null;
+    outcome.hidden = s.winner === null && !drawn;
     if (s.winner !== null) {
       outcome.textContent = t("sg_winner", { player: who(s.winner), red: s.score[0], blue: s.score[1] });
       outcome.className = "outcome sg-won " + SIDES[s.winner];
+    } else if (drawn) {
+      const key = drawn === "draw_agreed" ? "sg_drawn_agreed" : "sg_drawn_repetition";
+      outcome.textContent = t(key, { red: s.score[0], blue: s.score[1] });
+      outcome.className = "outcome sg-drawn";
     }
     $("sg-last").textContent = lastText(s.last_move);
+    const repeats = repeatsText(s);
+    $("sg-repeats").textContent = repeats;
+    $("sg-repeats").hidden = !repeats;
     $("sg-hint").textContent = hint(s);
+    drawButton(s);
+  }
+
+  // With option repetition: a warning once the position on the board has come twice with the
+  // same player to move (the third time draws the round or the match).
+  function repeatsText(s) {
+    if (!s.repetition || s.repetition === "off" || s.phase !== "play") return "";
+    if (!s.repeats || s.repeats < s.repeats_to_draw - 1) return "";
+    return t("sg_repeats_" + s.repetition, { n: s.repeats, player: who(s.to_move) });
+  }
+
+  // The host's "agreed draw" button (option draw_by_agreement), under the board: both players
+  // agree, the host confirms, and the match ends drawn. Made once, here.
+  function drawButton(s) {
+    let node = $("sg-agree-draw");
+    if (!HOST || SEAT_TOKEN) return;
+    if (!node) {
+      node = button(t("sg_agree_draw"), "plain", async () => {
+        if (!window.confirm(t("sg_agree_draw_confirm"))) return;
+        await act({ kind: "agree_draw" });
+      });
+      node.id = "sg-agree-draw";
+      $("sg-error").before(node);
+    }
+    node.textContent = t("sg_agree_draw");
+    node.hidden = !s.may_agree_draw;
   }
 
   function lastText(last) {
@@ -484,20 +518,26 @@ const Sages = (() => {
     const computer = String(data.get("sg_computer") || "");
     return {
       layout: String(data.get("sg_layout")),
+      placement: String(data.get("sg_placement") || "kingdom"),
       target: Number(data.get("sg_target")),
       hourglass: hourglass === 0 ? null : hourglass,
       computer: computer === "" ? null : computer,
       strength: Number(data.get("sg_strength")),
+      draw_by_agreement: data.get("sg_draw_by_agreement") === "on",
+      repetition: String(data.get("sg_repetition") || "off"),
     };
   }
 
   function setupHost() {
     const form = $("new-game");
     if (!form || !form.elements.sg_computer) return;
-    const shown = () => {  // the companion's strength matters only when it plays a side
+    const shown = () => {  // the companion's strength matters only when it plays a side, and
+      // where the sages go only when the players place them
       $("sg-strength-box").hidden = form.elements.sg_computer.value === "";
+      $("sg-placement-box").hidden = form.elements.sg_layout.value !== "free";
     };
     form.elements.sg_computer.addEventListener("change", shown);
+    form.elements.sg_layout.addEventListener("change", shown);
     shown();
   }
 

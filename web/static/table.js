@@ -313,22 +313,49 @@ function keepLanguage(value) {
 }
 
 function resistanceOptions(data) {
+  const plot = data.get("plot") === "on";
   return {
     players: Number(data.get("players")),
-    first_commander: Number(data.get("first_commander")) - 1,
+    ...firstCommander(data),
     targeting: data.get("targeting") === "on",
     isolated_cylons: data.get("isolated_cylons") === "on",
     identities: data.get("identities"),
-    plot: data.get("plot") === "on",
+    plot,
+    ...(plot ? { strong_leader: data.get("strong_leader") } : {}),
     ...plotDeck(data),
   };
 }
 
-// Under 7 players Le Plan uses the later edition's seven cards, or all fifteen if the host says so.
+// The seed's first Commandant: the seats of the character cards William Adama, Laura Roslin, Saul
+// Tigh, Lee Adama and Gaius Baltar ("—": nobody holds it), the engine gives the command to the
+// first present; or a seat the host chooses.
+const CHARACTERS = ["william_adama", "laura_roslin", "saul_tigh", "lee_adama", "gaius_baltar"];
+function firstCommander(data) {
+  if (data.get("first_commander_by") !== "characters") {
+    return { first_commander: Number(data.get("first_commander")) - 1 };
+  }
+  const characters = {};
+  for (const character of CHARACTERS) {
+    const seat = String(data.get("character_" + character) || "");
+    if (seat) characters[character] = Number(seat) - 1;
+  }
+  return { characters };
+}
+
+// Under 7 players Le Plan uses 10 of the 15 plot cards: the engine's default ten, or those the
+// host counts out (the numbers on the right side of the printed cards say which).
+function plotCards(data) {
+  const cards = [];
+  for (const [key, value] of data.entries()) {
+    if (key.startsWith("plot_card_")) {
+      for (let n = 0; n < Number(value); n++) cards.push(key.slice("plot_card_".length));
+    }
+  }
+  return cards;
+}
 function plotDeck(data) {
-  const deck = String(data.get("plot_deck") || "small");
-  return data.get("plot") === "on" && Number(data.get("players")) < 7 && deck !== "small"
-    ? { plot_deck: deck.split(" ") } : {};
+  return data.get("plot") === "on" && Number(data.get("players")) < 7 && data.get("plot_deck") === "chosen"
+    ? { plot_deck: plotCards(data) } : {};
 }
 
 // A plot card handed or played from the host page, for the seat whose turn it is.
@@ -350,6 +377,7 @@ function oraklosOptions(data) {
     fills: data.get("fills"),
     claims: data.get("claims"),
     either_direction: data.get("either_direction") === "on",
+    ties: data.get("ties"),
   };
 }
 
@@ -463,12 +491,23 @@ function setupHost() {
       }
     };
     form.elements.names.addEventListener("input", followNames);
-    const plotDeckShown = () => {  // the deck is chosen only for Le Plan under 7 players
-      $("plot-deck-box").hidden = !form.elements.plot.checked || Number(form.elements.players.value) >= 7;
+    const plotShown = () => {  // Le Plan's choices; its deck is chosen only under 7 players
+      const plot = form.elements.plot.checked;
+      $("strong-leader-box").hidden = !plot;
+      $("plot-deck-box").hidden = !plot || Number(form.elements.players.value) >= 7;
+      $("plot-cards-box").hidden = $("plot-deck-box").hidden || form.elements.plot_deck.value !== "chosen";
+      $("plot-cards-count").textContent = `${plotCards(new FormData(form)).length} / 10`;
     };
-    form.elements.plot.addEventListener("change", plotDeckShown);
-    form.elements.players.addEventListener("change", plotDeckShown);
-    plotDeckShown();
+    for (const name of ["plot", "players", "plot_deck"]) form.elements[name].addEventListener("change", plotShown);
+    $("plot-cards-box").addEventListener("input", plotShown);
+    plotShown();
+    const commanderShown = () => {  // the character cards, or the host's seat
+      const byCharacters = form.elements.first_commander_by.value === "characters";
+      $("characters-box").hidden = !byCharacters;
+      $("first-commander-box").hidden = byCharacters;
+    };
+    form.elements.first_commander_by.addEventListener("change", commanderShown);
+    commanderShown();
     const mode = () => {  // the cup is filled only in the standard game
       form.elements.fills.closest("label").hidden = form.elements.mode.value !== "standard";
     };

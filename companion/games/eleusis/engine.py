@@ -37,11 +37,16 @@ Where the rules are silent, this engine decides (docs/ELEUSIS.md says the same f
   companion takes the first acceptable one by rank, then spades, hearts, diamonds, clubs; a human
   God names it in ``Judge.card``), then the player draws 5 penalty cards.
 - *Prophet*: declared by the player in turn before their play, or by the player who has just
-  played, until the next player acts. Allowed when there is no prophet, fewer than 30 cards are
-  on the main line (the starter included), the declarer has never been prophet (Abbott), at
-  least one other card player is still playing, and, once a prophet has fallen, at most 30 cards
-  have been played since the fall (RULES.md's reading; both conditions apply). The marker lies
-  on the last accepted card. A prophet declared before playing does not play: the turn passes.
+  played, until the next player acts. The seed allows it when there is no prophet and fewer than
+  30 cards are on the main line (the starter included: «moins de trente cartes ont été acceptées
+  depuis le début de la partie»); once a prophet has fallen, only if at most 30 cards were played
+  under the fallen prophet, from the marker to the fall, the overturned play included («Si trente
+  cartes au plus ont été jouées sous le prophète déchu, un autre prophète peut se déclarer»; both
+  conditions apply). Two conditions are not the seed's but Abbott's *New Eleusis*, each an
+  option: a player is prophet at most once (``prophet_once``, default true), and at least
+  ``prophet_min_others`` other card players (default 2, Abbott's "two or more players besides
+  yourself and the dealer"; 1 to 9) must still be playing. The marker lies on the last accepted
+  card. A prophet declared before playing does not play: the turn passes.
 - *The prophet judges* every play (``ProphetJudge``, in the same form as ``Judge``; on a wrong
   no-play the prophet names the card). With the companion as God the prophet's verdict is checked
   at once: it is overturned when it differs from the rule's (a wrong no-play is also overturned
@@ -50,18 +55,25 @@ Where the rules are silent, this engine decides (docs/ELEUSIS.md says the same f
 - *Overturned*: God's verdict takes effect instead, and the player draws no penalty (nor is
   eliminated); on a wrong no-play God plays the card of God's choosing. The prophet falls: they
   take back their hand (it stayed in front of them) plus 4 penalty cards and play again in turn.
-- *Elimination* (for the seed's "all players are eliminated"): Abbott's sudden death. Once
-  ``sudden_death`` cards (default 40; ``None``: never) have been played since the start, a
-  player whose play is finally refused (a refused series, a wrong no-play) is eliminated instead
-  of drawing penalty cards: their cards still go where the verdict puts them, their hand stays
-  for the scores. The game ends when no player is left to play.
-- *Cards played* (for sudden death, the prophet's 30-card window, God's admitted mistake) are
-  the cards laid by the players and by God from a no-play hand, accepted or refused: not the
-  starter's.
+- *Elimination* (for the seed's "all players are eliminated", which never says how): Abbott's
+  sudden death, an option. Once ``sudden_death`` cards (default 40, Abbott's count; ``None``:
+  never) have been played since the start, a player whose play is finally refused (a refused
+  series, a wrong no-play) is eliminated instead of drawing penalty cards: their cards still go
+  where the verdict puts them, their hand stays for the scores. The game ends when no player is
+  left to play. (Abbott also restarts the count at a prophet's marker; this engine does not.)
+- *Played and laid*: two counts, two words. Cards **played** (``played``: sudden death, the
+  cards played under a fallen prophet, God's admitted mistake) are the cards the players laid on
+  their turns and those God or the prophet played out of a wrong no-play's hand, accepted or
+  refused, never the starting cards. Cards **laid** (``Layout.laid``, ``accepted`` and
+  ``refused``, the scores' A and B) are every card lying on the table, the starting cards
+  (accepted or refused) included.
 - *Scores*: see ``scoring.py``. *A* counts the cards laid after the marker (refused double); *B*
-  is twice the cards on the table when the marker was laid (the starter's included). A fallen
-  prophet is an ordinary player. Without a prophet God scores 0. Winners: the highest score among
-  the seats (a human God included); the companion's score belongs to no seat.
+  is twice the cards laid when the marker was put down (the starting cards included). A fallen
+  prophet is an ordinary player. Without a prophet the seed is silent: God scores the highest
+  score of the players, as in Abbott's *New Eleusis* (option ``god_without_prophet``:
+  ``"highest"``, the default, or ``"zero"``), and so shares the victory with the best player.
+  Winners: the highest score among the seats (a human God included); the companion's score
+  belongs to no seat.
 - *God admits a mistake* (human God, any time): a play waiting for its verdict is taken back,
   a starter card waiting for one goes back on the deck.
 
@@ -71,7 +83,8 @@ own hand as ``my_hand``. Cards drawn are told to their seat only (``penalty_card
 ``your_hand``); the table hears how many. A hand is public while shown for a no-play. A play of
 cards that are not in the seat's hand is refused with ``private_to`` (its wording tells the hand),
 and ``legal_actions(state, seat)`` is that seat's own (it lists the seat's cards). At the end the
-public view reveals the rule.
+public view reveals the rule. No ``repr`` (nor ``str``) of a state, its options or its rule
+prints the rule, the seed, the deck's order or a hand: a log line or a test's message keeps them.
 
 **Records.** A record carries no seed before the end (``companion/record.py``): it would tell the
 hands, the deck and a drawn rule. ``public_setup`` turns a digital game into a physical one (the
@@ -110,6 +123,7 @@ from companion.games.eleusis.state import (
     DeclareProphet,
     EleusisState,
     God,
+    GodWithoutProphet,
     Judge,
     JudgeKind,
     JudgingRule,
@@ -259,7 +273,7 @@ class Eleusis:
             pending=None,
             prophet=None,
             fallen=(),
-            fall_played=None,
+            played_under_fallen=None,
             eliminated=(),
             played=0,
             shuffles=0,
@@ -440,7 +454,7 @@ class Eleusis:
             return IllegalAction("prophet_on_own_turn", seat=seat)
         if state.prophet is not None:
             return IllegalAction("already_a_prophet", prophet=state.prophet.seat)
-        if seat in state.fallen:
+        if state.options.prophet_once and seat in state.fallen:
             return IllegalAction("prophet_only_once", seat=seat)
         if seat in state.eliminated:
             return IllegalAction("seat_eliminated", seat=seat)
@@ -448,18 +462,19 @@ class Eleusis:
             return IllegalAction(
                 "prophet_too_late", accepted=state.layout.accepted, limit=PROPHET_BEFORE_ACCEPTED
             )
-        since = self.played_since_fall(state)
-        if since is not None and since > PROPHET_AFTER_FALL:
+        under = state.played_under_fallen
+        if under is not None and under > PROPHET_AFTER_FALL:
             return IllegalAction(
-                "prophet_too_late_after_fall", played=since, limit=PROPHET_AFTER_FALL
+                "prophet_fell_too_late",
+                played=under,
+                prophet=state.fallen[-1],
+                limit=PROPHET_AFTER_FALL,
             )
-        if not any(state.active(s) for s in state.options.seats if s != seat):
-            return IllegalAction("prophet_needs_players")
+        others = sum(1 for s in state.options.seats if s != seat and state.active(s))
+        least = state.options.prophet_min_others
+        if others < least:
+            return IllegalAction("prophet_needs_players", seat=seat, others=others, least=least)
         return None
-
-    @staticmethod
-    def played_since_fall(state: EleusisState) -> int | None:
-        return None if state.fall_played is None else state.played - state.fall_played
 
     def legal_actions(self, state: EleusisState, seat: int | None) -> Iterator[Action]:
         """Actions open to ``seat`` (None: the host, or God with no seat).
@@ -935,7 +950,7 @@ class Eleusis:
                 state,
                 prophet=None,
                 fallen=(*state.fallen, prophet.seat),
-                fall_played=state.played,
+                played_under_fallen=state.played - prophet.played_at,
             )
             events.append(Event("prophet_fallen", {"seat": prophet.seat}))
             state, _ = self._draw(
@@ -1059,7 +1074,11 @@ class Eleusis:
             raise refusal
         layout = state.layout
         prophet = Prophet(
-            seat, marker=layout.accepted - 1, accepted_at=layout.accepted, refused_at=layout.refused
+            seat,
+            marker=layout.accepted - 1,
+            accepted_at=layout.accepted,
+            refused_at=layout.refused,
+            played_at=state.played,
         )
         state = dataclasses.replace(state, prophet=prophet, just_played=None)
         events = [
@@ -1114,7 +1133,7 @@ class Eleusis:
             prophet.seat,
             laid_accepted=layout.accepted - prophet.accepted_at,
             laid_refused=layout.refused - prophet.refused_at,
-            up_to_marker=prophet.accepted_at + prophet.refused_at,
+            laid_to_marker=prophet.laid_at,
         )
 
     def _finish(self, state: EleusisState, why: Termination, events: list[Event]) -> Step:
@@ -1126,7 +1145,13 @@ class Eleusis:
         else:
             prophet = None if state.prophet is None else state.prophet.seat
             hands = {s: state.sizes[s] for s in opts.seats if s != prophet}
-            scores = final_scores(opts.players, opts.god_seat, hands, self.tally(state))
+            scores = final_scores(
+                opts.players,
+                opts.god_seat,
+                hands,
+                self.tally(state),
+                god_takes_highest=opts.god_without_prophet is GodWithoutProphet.HIGHEST,
+            )
         outcome = Outcome(",".join(str(s) for s in scores.winners), why)
         state = dataclasses.replace(
             state,
@@ -1191,8 +1216,9 @@ class Eleusis:
             "deck": state.deck_size,
             "accepted": state.layout.accepted,
             "refused": state.layout.refused,
+            "laid": state.layout.laid,
             "played": state.played,
-            "played_since_fall": self.played_since_fall(state),
+            "played_under_fallen": state.played_under_fallen,
             "sudden_death": state.sudden_death,
             "eliminated": list(state.eliminated),
             "last_verdict": None if state.last is None else state.last.to_json(),

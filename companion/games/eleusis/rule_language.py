@@ -975,10 +975,11 @@ def _span(node: Node, frame: Sequence[Card | None], position: int) -> Span:
 @dataclass(frozen=True)
 class Rule:
     """A parsed rule. ``lookback``: how many cards before the candidate it may read;
-    ``period``: it reads the position only modulo this (1 when it does not read it)."""
+    ``period``: it reads the position only modulo this (1 when it does not read it). God's rule
+    is a secret: its ``repr`` shows neither its text nor its tree."""
 
-    text: str
-    tree: Node
+    text: str = field(repr=False)
+    tree: Node = field(repr=False)
     lookback: int
     period: int
     _test: Test = field(repr=False, compare=False)

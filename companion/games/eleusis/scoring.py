@@ -5,11 +5,16 @@
 - Otherwise each ordinary player (neither God nor the prophet) scores the largest hand among the
   ordinary players minus their own hand: the player with the most cards scores 0.
 - With a prophet standing at the end: *A* is the number of cards laid after the prophet's marker,
-  a refused card counting double; *B* is twice the number of cards up to the marker. The prophet
-  scores *A*; God scores the smaller of *A* and *B*.
-- Without a prophet the seed gives God no points: God scores 0.
+  a refused card counting double; *B* is twice the number of cards laid up to the marker (the
+  seed's «cartes jouées jusqu'à sa marque»; this project counts every card lying on the table
+  then, the starting cards included). The prophet scores *A*; God scores the smaller of *A* and
+  *B*.
+- Without a prophet the seed is silent. Abbott's *New Eleusis* gives God the highest score of the
+  players (option ``god_without_prophet: "highest"``, the default); ``"zero"`` gives God nothing.
 
-With the companion as God, God's score is reported but belongs to no seat.
+*Laid* counts every card lying on the table; *played* (God's admitted mistake) only the cards the
+players played, never the starting cards. With the companion as God, God's score is reported but
+belongs to no seat.
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ CHANGE_GOD_AT_MOST = 3  # cards played: an admitted mistake this early changes G
 
 @dataclass(frozen=True)
 class ProphetTally:
-    """What the prophet's score is made of. ``laid_*``: cards laid on the table after the
-    marker was put down; ``up_to_marker``: cards on the table when it was."""
+    """What the prophet's score is made of. ``laid_accepted``, ``laid_refused``: cards laid on
+    the table after the marker was put down; ``laid_to_marker``: cards lying on the table when it
+    was, the starting cards included."""
 
     seat: int
     laid_accepted: int
     laid_refused: int
-    up_to_marker: int
+    laid_to_marker: int
 
     @property
     def a(self) -> int:
@@ -37,7 +43,7 @@ class ProphetTally:
 
     @property
     def b(self) -> int:
-        return prophet_total_b(self.up_to_marker)
+        return prophet_total_b(self.laid_to_marker)
 
 
 @dataclass(frozen=True)
@@ -74,7 +80,7 @@ class Scores:
                 "b": self.prophet.b,
                 "laid_accepted": self.prophet.laid_accepted,
                 "laid_refused": self.prophet.laid_refused,
-                "up_to_marker": self.prophet.up_to_marker,
+                "laid_to_marker": self.prophet.laid_to_marker,
             },
         }
 
@@ -92,9 +98,9 @@ def prophet_total_a(laid_accepted: int, laid_refused: int) -> int:
     return laid_accepted + 2 * laid_refused
 
 
-def prophet_total_b(up_to_marker: int) -> int:
-    """*B*: twice the cards up to the marker."""
-    return 2 * up_to_marker
+def prophet_total_b(laid_to_marker: int) -> int:
+    """*B*: twice the cards laid up to the marker."""
+    return 2 * laid_to_marker
 
 
 def god_with_prophet(a: int, b: int) -> int:
@@ -115,18 +121,32 @@ def no_score() -> Scores:
     return Scores(points=(), god=None, change_god=True)
 
 
+def god_without_prophet(ordinary: Mapping[int, int], highest: bool = True) -> int:
+    """God's points when no prophet stands at the end (the seed is silent): with ``highest``
+    (Abbott's *New Eleusis*), the highest score of the players; else 0."""
+    if not highest:
+        return 0
+    return max(ordinary.values(), default=0)
+
+
 def final_scores(
     players: int,
     god_seat: int | None,
     ordinary_hands: Mapping[int, int],
     prophet: ProphetTally | None = None,
+    god_takes_highest: bool = True,
 ) -> Scores:
     """The scores of a game ended by an empty hand or by eliminations.
 
     ``ordinary_hands``: the hand sizes of the players who are neither God nor the prophet.
+    ``god_takes_highest``: without a prophet, God scores the highest score of the players
+    (Abbott's rule) rather than 0.
     """
     ordinary = ordinary_scores(ordinary_hands)
-    god = 0 if prophet is None else god_with_prophet(prophet.a, prophet.b)
+    if prophet is None:
+        god = god_without_prophet(ordinary, god_takes_highest)
+    else:
+        god = god_with_prophet(prophet.a, prophet.b)
     points = []
     for seat in range(players):
         if seat == god_seat:

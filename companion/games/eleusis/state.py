@@ -22,7 +22,8 @@ DECKS = (2, 4)
 HAND_SIZE = 8
 MAX_SERIES = 4
 PROPHET_BEFORE_ACCEPTED = 30  # a prophet may declare while fewer cards have been accepted
-PROPHET_AFTER_FALL = 30  # ... and, after a fall, while at most this many were played since
+PROPHET_AFTER_FALL = 30  # ... and, after a fall, if at most this many were played under the fallen
+PROPHET_MIN_OTHERS = (1, 9)  # option prophet_min_others: its range
 DEFAULT_LEVEL = "easy"  # the seed's advice: «Choisissez une règle simple»
 
 
@@ -101,6 +102,13 @@ class JudgeKind(enum.Enum):
     PROPHET = "prophet"
 
 
+class GodWithoutProphet(enum.Enum):
+    """God's score when no prophet stands at the end: the seed is silent."""
+
+    HIGHEST = "highest"  # Abbott's *New Eleusis*: the highest score of the players
+    ZERO = "zero"  # nothing
+
+
 @dataclass(frozen=True)
 class Penalties:
     """RULES.md §4's defaults, from Abbott's *New Eleusis*."""
@@ -118,7 +126,8 @@ PENALTY_OPTIONS = {
     "fallen_prophet_penalty": "fallen_prophet",
 }
 MAX_PENALTY = 20
-DEFAULT_SUDDEN_DEATH = 40
+DEFAULT_SUDDEN_DEATH = 40  # Abbott's *New Eleusis*: sudden death after 40 cards played
+DEFAULT_PROPHET_MIN_OTHERS = 2  # Abbott: "two or more players besides yourself and the dealer"
 
 
 @dataclass(frozen=True)
@@ -128,8 +137,8 @@ class Options:
     players: int
     god: God = God.COMPANION
     god_seat: int | None = None  # a human God's seat; None with the companion as God
-    rule: str | None = None  # the companion's rule, typed in secret by the host
-    rule_id: str | None = None  # the companion's rule, a library rule by its id
+    rule: str | None = field(default=None, repr=False)  # secret: the rule the host typed
+    rule_id: str | None = field(default=None, repr=False)  # secret: a library rule, by its id
     level: Level | None = None  # the companion's rule, drawn from the library at this level
     rule_withheld: bool = False  # a public record: the companion's verdicts are its actions
     cards: CardMode = CardMode.DIGITAL
@@ -137,6 +146,9 @@ class Options:
     hand_size: int = HAND_SIZE
     penalties: Penalties = field(default_factory=Penalties)
     sudden_death: int | None = DEFAULT_SUDDEN_DEATH
+    god_without_prophet: GodWithoutProphet = GodWithoutProphet.HIGHEST
+    prophet_once: bool = True  # Abbott: a player is prophet at most once in a game
+    prophet_min_others: int = DEFAULT_PROPHET_MIN_OTHERS  # other players still playing
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -167,6 +179,9 @@ class Options:
             "decks",
             "hand_size",
             "sudden_death",
+            "god_without_prophet",
+            "prophet_once",
+            "prophet_min_others",
             *PENALTY_OPTIONS,
         }
         unknown = set(data) - known
@@ -231,6 +246,14 @@ class Options:
         sudden_death = data.get("sudden_death", DEFAULT_SUDDEN_DEATH)
         if sudden_death is not None:
             _check_range("sudden_death", sudden_death, 0, 10 * DECK_SIZE)
+        god_without_prophet = GodWithoutProphet(
+            _choice(data, "god_without_prophet", GodWithoutProphet, GodWithoutProphet.HIGHEST.value)
+        )
+        prophet_once = data.get("prophet_once", True)
+        if not isinstance(prophet_once, bool):
+            raise IllegalAction("option_not_boolean", option="prophet_once")
+        prophet_min_others = data.get("prophet_min_others", DEFAULT_PROPHET_MIN_OTHERS)
+        _check_range("prophet_min_others", prophet_min_others, *PROPHET_MIN_OTHERS)
         return Options(
             players=players,
             god=god,
@@ -244,6 +267,9 @@ class Options:
             hand_size=hand_size,
             penalties=Penalties(**values),
             sudden_death=sudden_death,
+            god_without_prophet=god_without_prophet,
+            prophet_once=prophet_once,
+            prophet_min_others=prophet_min_others,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -266,6 +292,9 @@ class Options:
             "decks": self.decks,
             "hand_size": self.hand_size,
             "sudden_death": self.sudden_death,
+            "god_without_prophet": self.god_without_prophet.value,
+            "prophet_once": self.prophet_once,
+            "prophet_min_others": self.prophet_min_others,
             **{o: getattr(self.penalties, n) for o, n in PENALTY_OPTIONS.items()},
         }
         if self.god_seat is not None:
@@ -327,7 +356,11 @@ class LineCard:
 @dataclass(frozen=True)
 class Layout:
     """The cards on the table, as they lie. ``starter_refused``: the cards God turned and
-    refused before the first accepted one (they lie before the main line, position 0)."""
+    refused before the first accepted one (they lie before the main line, position 0).
+
+    Its counts are of cards **laid**: every card lying on the table, the starting cards (accepted
+    or refused) included. Cards **played** (``EleusisState.played``) are the players' only.
+    """
 
     line: tuple[LineCard, ...] = ()
     starter_refused: tuple[Card, ...] = ()
@@ -344,6 +377,11 @@ class Layout:
     def refused(self) -> int:
         below = sum(len(r.cards) for c in self.line for r in c.below)
         return len(self.starter_refused) + below
+
+    @property
+    def laid(self) -> int:
+        """Every card on the table: accepted and refused, the starting cards included."""
+        return self.accepted + self.refused
 
     @property
     def cards(self) -> tuple[Card, ...]:
@@ -377,13 +415,20 @@ class Layout:
 
 @dataclass(frozen=True)
 class Prophet:
-    """A standing prophet: their marker lies on main-line card ``marker``; ``accepted_at`` and
-    ``refused_at`` count the table's cards when it was laid (for the scores' A and B)."""
+    """A standing prophet: their marker lies on main-line card ``marker``. When it was put down,
+    ``accepted_at`` and ``refused_at`` cards were laid on the table, accepted and refused, the
+    starting cards included (for the scores' A and B: ``laid_at``), and ``played_at`` cards had
+    been played (for the cards played under a prophet who falls)."""
 
     seat: int
     marker: int
     accepted_at: int
     refused_at: int
+    played_at: int
+
+    @property
+    def laid_at(self) -> int:
+        return self.accepted_at + self.refused_at
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -391,6 +436,8 @@ class Prophet:
             "marker": self.marker,
             "accepted_at": self.accepted_at,
             "refused_at": self.refused_at,
+            "laid_at": self.laid_at,
+            "played_at": self.played_at,
         }
 
 
@@ -454,11 +501,11 @@ class RuleInfo:
     """The companion's rule as it is revealed at the end: its text and, for a rule of the
     library, its id, level and the sentence that says it in English and French."""
 
-    text: str
-    id: str | None = None
+    text: str = field(repr=False)
+    id: str | None = field(default=None, repr=False)
     level: str | None = None
-    description_en: str | None = None
-    description_fr: str | None = None
+    description_en: str | None = field(default=None, repr=False)
+    description_fr: str | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -473,14 +520,19 @@ class RuleInfo:
 
 @dataclass(frozen=True)
 class EleusisState:
+    """The whole game, secrets included: no ``repr`` (nor ``str``) of it prints the rule, the
+    deck's order or a hand (those fields are left out of it; ``Options`` and ``RuleInfo`` leave
+    out the rule too), so a log line or a failing test's message tells no secret."""
+
     options: Options
     seed: int = field(repr=False)  # secret: tells the deal, the rule drawn and the shuffles
     phase: Phase
     rule: JudgingRule | None = field(compare=False, repr=False)  # None: God is human/withheld
-    rule_info: RuleInfo | None  # never in a view before the end
-    deck: tuple[Card, ...]  # digital: top first; never in a view
+    rule_info: RuleInfo | None = field(repr=False)  # never in a view before the end
+    deck: tuple[Card, ...] = field(repr=False)  # digital: top first; never in a view
     physical_deck: int  # physical: how many cards are left in the real deck
-    hands: tuple[tuple[Card, ...], ...]  # digital: each seat's hand, sorted; physical: ()
+    # digital: each seat's hand, sorted (each is its own seat's secret); physical: ()
+    hands: tuple[tuple[Card, ...], ...] = field(repr=False)
     sizes: tuple[int, ...]  # each seat's hand size (God's seat: 0)
     layout: Layout
     turned: Card | None  # a starter card waiting for a human God's verdict
@@ -489,9 +541,11 @@ class EleusisState:
     pending: Pending | None
     prophet: Prophet | None
     fallen: tuple[int, ...]  # fallen prophets, in order of their fall
-    fall_played: int | None  # ``played`` when the last prophet fell
+    played_under_fallen: int | None  # cards played while the last fallen prophet stood
     eliminated: tuple[int, ...]
-    played: int  # cards laid on the table by the players (and God from a no-play hand)
+    # cards played: laid by the players on their turns (and by God or the prophet out of a wrong
+    # no-play's hand), accepted or refused; never the starting cards (see Layout: laid)
+    played: int
     shuffles: int  # digital: how many times the deck was shuffled after the deal
     last: Verdict | None
     scores: Scores | None

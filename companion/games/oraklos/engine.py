@@ -7,10 +7,15 @@ claim with the geometry of ``predictions``: the table hears the reason of every 
 
 Where the rules are silent, this engine decides (and the tests hold it to it):
 
-- *Dealing*: cards are dealt one seat at a time from the first player, up to three each. The game
-  ends at once when a card must be drawn from an empty deck (a deck that runs out exactly on the
-  last card needed lets the round be played). Antipodes likewise ends when a shared card cannot be
-  replaced.
+- *Dealing*: cards are dealt one seat at a time from the first player, up to three each.
+- *The draw pile runs out* ("Si la pioche de cartes est épuisée, la partie finit
+  immédiatement", Envoi des espions): the pile is exhausted when drawing empties it, whether or
+  not every hand is full again (the last card needed included). The game ends there, in the
+  drawing phase: the round just dealt is not played (no dice thrown, no claim), the cards in
+  hand score nothing, and the totals as they stand decide ("Le joueur avec le total de points le
+  plus élevé gagne la partie"). Junior is "identique au jeu de base" here. Antipodes, whose
+  rules say nothing of it, ends when six shared cards can no longer be laid out (its last six
+  cards are played).
 - *Filling the cup*: seats fill in turn, clockwise from the first player. What a seat put in is
   told to that seat only; the table sees who has filled and each supply as it was before filling.
   At the throw the cup's dice are on the table and every supply is in front of its owner again,
@@ -24,14 +29,26 @@ Where the rules are silent, this engine decides (and the tests hold it to it):
   the dice are then not taken back. The best scorer of a round is the one with the most points
   won (net) in that round; ties go to the seat nearest the first player clockwise, the first
   player included.
+- *Winner*: the rulebook says it twice: "le premier joueur à marquer dix points ou plus gagne la
+  partie" (its overview) and, in "Tour suivant", the phases are repeated "jusqu'à ce que
+  quelqu'un ait marqué dix points ou plus ou jusqu'à toutes les cartes ont été épuisées. Le
+  joueur avec le total de points le plus élevé gagne la partie." The engine keeps the second:
+  it is the rule itself where the first is a summary, it is the only one that decides a game
+  ended by the pile (where nobody need have 10), and it judges the round as a whole, so the
+  order in which the markers 3, 2, 1 are checked does not decide who wins. So: the highest
+  total when the game ends.
 - *Antipodes*: the companion referees a named card with ``find`` (holes are sacred): a true
   prediction found makes the namer lose 1 (the event shows it), else the namer scores 1. As the
   rulebook says ("Toutes les cartes sont défaussées et six nouvelles cartes sont piochées"),
   all six shared cards are then discarded and six new ones drawn, as they are when everyone
   agrees that all six have a prediction (the event then lists any card that in fact had none).
   The first to 5 wins at once. The first player (who throws) passes left after every throw.
-- *Winner*: the highest score; equal highest scores share the victory (``Outcome.winner`` is the
-  winning seats joined by commas, e.g. ``"0,2"``).
+- *Ties* (the rulebook is silent; option ``ties``): by default (``shared``) equal highest totals
+  share the victory (``Outcome.winner`` is the winning seats joined by commas, e.g. ``"0,2"``).
+  With ``play_on``, a round that ends with 10 points reached but the highest total shared is
+  followed by another (``tie_plays_on``), until one player alone has it; the pile running out
+  still ends the game at once, and then the tied players share the victory. Antipodes cannot
+  tie at 5 (one card is named at a time); a tie when its cards run out is shared.
 - *Throws and agreements* (``ThrowDice``, ``EndSearch``, ``AllFound``) belong to no seat: the
   camera or the host gives them. ``legal_actions(state, None)`` yields ``EndSearch`` and
   ``AllFound`` when they are allowed but never a throw, which is a chance outcome read from the
@@ -46,9 +63,10 @@ Played at a real table (options ``fills``, ``deck``, ``claims``; RULES.md §3 is
   exist in the game.
 - *Deck "drawn"*: the players draw from their own deck; each round starts with ``DRAW``, where
   the host enters each seat's new cards (any seat order) or, in Antipodes, the shared cards. The
-  companion counts the cards it has seen: when fewer are left than the round needs, the game ends
-  at once as it does with a dealt deck; ``DeckEmpty`` ends it when the physical deck says so
-  first. A round in which nobody needs a card has no ``DRAW``.
+  companion counts the cards it has seen: when the round's drawing would empty the pile (no more
+  cards left than the round needs), the game ends at once as it does with a dealt deck, without
+  waiting for the cards; ``DeckEmpty`` ends it when the physical deck says so first. A round in
+  which nobody needs a card has no ``DRAW``.
 - *Claims "card"*: a claim with no dice asks the companion whether the claimant's card has a
   true prediction in the throw (``find``); the one found is shown. Dice named are still judged
   by ``check``, as with claims "shown".
@@ -106,6 +124,7 @@ from companion.games.oraklos.state import (
     TakeMarker,
     Termination,
     ThrowDice,
+    Ties,
 )
 
 Step = tuple[OraklosState, list[Event]]
@@ -579,8 +598,12 @@ class Oraklos:
                 },
             )
         )
-        if max(state.scores) >= state.options.winning_score:
-            return self._finish(state, Termination.TARGET_REACHED, events)
+        best = max(state.scores)
+        if best >= state.options.winning_score:
+            leaders = [s for s, score in enumerate(state.scores) if score == best]
+            if len(leaders) == 1 or state.options.ties is Ties.SHARED:
+                return self._finish(state, Termination.TARGET_REACHED, events)
+            events.append(Event("tie_plays_on", {"seats": leaders, "score": best}))
         if state.mode is Mode.JUNIOR:
             return self._next_round(state, events)
         order = retrieval_order(state.round_points, state.first_player)
@@ -706,14 +729,12 @@ class Oraklos:
             while len(shared) < SHARED_CARDS and deck:
                 shared.append(deck.pop(0))
             exhausted = len(shared) < SHARED_CARDS
-        else:
+        else:  # the pile is exhausted when it is empty after the drawing
             for i in range(n):
                 hand = hands[(first + i) % n]
                 while len(hand) < HAND_SIZE and deck:
                     hand.append(deck.pop(0))
-                if len(hand) < HAND_SIZE:
-                    exhausted = True
-                    break
+            exhausted = not deck
         after = dataclasses.replace(
             state,
             phase=self._phase_after_cards(state),
@@ -754,7 +775,7 @@ class Oraklos:
             retrieved=0,
         )
         events.append(self._round_event(after))
-        if self.cards_left(after) < sum(self._to_draw(after)):
+        if self._pile_runs_out(after):
             events.append(Event("deck_exhausted", {"round": after.round}))
             return self._finish(after, Termination.DECK_EXHAUSTED, events)
         if not any(self._to_draw(after)):  # nobody needs a card: no drawing this round
@@ -820,6 +841,15 @@ class Oraklos:
                 raise IllegalAction("card_already_discarded", card=card)
             cards.append(card)
         return tuple(cards)
+
+    def _pile_runs_out(self, state: OraklosState) -> bool:
+        """Deck "drawn": whether this round's drawing exhausts the players' pile, which ends the
+        game at once (it then waits for no card). Antipodes: whether six shared cards cannot be
+        laid out."""
+        needed = sum(self._to_draw(state))
+        if state.mode is Mode.ANTIPODES:
+            return self.cards_left(state) < needed
+        return self.cards_left(state) <= needed
 
     @staticmethod
     def _to_draw(state: OraklosState) -> list[int]:

@@ -24,7 +24,7 @@ HAND_SIZE = 3  # face-up wish cards per player (standard and Junior)
 MARKERS = (3, 2, 1)  # the numbered markers, also the order in which claims are scored
 SHARED_CARDS = 6  # Antipodes: cards on the table, shared by everyone
 THROWN_EACH_ROUND = 4  # Junior and Antipodes: this many dice of each colour are thrown
-WINNING_SCORE = 10  # standard and Junior: checked at the end of a round
+WINNING_SCORE = 10  # standard and Junior: checked at the end of a round ("Tour suivant")
 ANTIPODES_WINNING_SCORE = 5  # checked at once
 
 
@@ -55,6 +55,15 @@ class Claims(enum.Enum):
     CARD = "card"  # the companion says whether the claimant's card has a true prediction
 
 
+class Ties(enum.Enum):
+    """What an equal highest total does when a round ends with 10 points reached (the rulebook
+    is silent): the tied players share the victory, or another round is played."""
+
+    SHARED = "shared"  # every player with the highest total wins
+    PLAY_ON = "play_on"  # rounds go on until one player alone has the highest total (the
+    # draw pile running out still ends the game at once, the victory shared)
+
+
 class Phase(enum.Enum):
     DRAW = "draw"  # deck "drawn": the players draw their cards and the host enters them
     FILL = "fill"  # standard: the players put dice into the cup in turn, in secret
@@ -68,7 +77,8 @@ class Phase(enum.Enum):
 
 class Termination(enum.Enum):
     TARGET_REACHED = "target_reached"  # 10 points at the end of a round (Antipodes: 5 at once)
-    DECK_EXHAUSTED = "deck_exhausted"  # a card had to be drawn from an empty deck
+    DECK_EXHAUSTED = "deck_exhausted"  # the draw pile ran out while drawing (Antipodes: the six
+    # shared cards could not be laid out again)
 
 
 @dataclass(frozen=True)
@@ -140,6 +150,7 @@ class Options:
     fills: Fills = Fills.ENTERED
     deck: DeckSource = DeckSource.DEALT
     claims: Claims = Claims.SHOWN
+    ties: Ties = Ties.SHARED
     dealt: tuple[str, ...] = ()  # cards dealt first, in this order (a record, with no seed)
 
     @staticmethod
@@ -152,6 +163,7 @@ class Options:
             "fills",
             "deck",
             "claims",
+            "ties",
             "dealt",
         }
         unknown = set(data) - known
@@ -187,6 +199,7 @@ class Options:
             _choice(data, "fills", Fills.ENTERED),
             _choice(data, "deck", DeckSource.DEALT),
             _choice(data, "claims", Claims.SHOWN),
+            _choice(data, "ties", Ties.SHARED),
             named_draws(data, "dealt", str),
         )
 
@@ -199,6 +212,7 @@ class Options:
             "fills": self.fills.value,
             "deck": self.deck.value,
             "claims": self.claims.value,
+            "ties": self.ties.value,
         }
         if self.dealt:
             out["dealt"] = list(self.dealt)
@@ -283,16 +297,19 @@ class OraklosState:
     phase: Phase
     round: int
     first_player: int
-    deck: tuple[str, ...]  # face down, top card first (empty with a drawn deck: none is kept)
+    # face down, top card first (empty with a drawn deck: none is kept); its order is secret
+    deck: tuple[str, ...] = field(repr=False)
     hands: tuple[tuple[str, ...], ...]  # standard and Junior: each seat's face-up wish cards
     shared: tuple[str, ...]  # Antipodes: the cards on the table
     discards: tuple[str, ...]
     scores: tuple[int, ...]
     ledger: tuple[ScoreLine, ...]
-    supplies: tuple[Pool, ...]  # standard: the dice in front of each player (fills taken out);
+    # standard: the dice in front of each player (fills taken out, so secret until the throw);
     # empty with fills "unseen", and in Junior and Antipodes
+    supplies: tuple[Pool, ...] = field(repr=False)
     cup_base: Pool  # the dice in the cup before the players fill it: public (unknown if unseen)
-    fills: tuple[Pool | None, ...]  # standard: what each seat put in the cup; secret until thrown
+    # standard: what each seat put in the cup; secret until thrown
+    fills: tuple[Pool | None, ...] = field(repr=False)
     table: tuple[Die, ...]  # the dice as read after the throw (empty before it), as corrected
     on_table: Pool  # the dice still lying on the table (retrieval takes them away)
     markers: tuple[MarkerOnCard, ...]  # in the order they were taken

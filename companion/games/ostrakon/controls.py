@@ -16,6 +16,14 @@ Who presses what, phase by phase:
   engine counts the tesson just laid), and if it is the very last tesson the vote closes at
   once. A long press from the asker, or in any other phase, is the tail of a short press that
   already did its job: it is ignored without a word.
+- *Disciple claimed together*: "en cas de contestation c'est le joueur qui se trouve le plus loin
+  de l'arrivée qui gagne". A long press of A that comes within ``TOGETHER`` seconds of the
+  turn's first accepted claim was made together with it: it becomes a contest
+  (``ContestDisciple``) between everyone whose claim stands and this philosopher, won by the one
+  farthest from the Temple. Later, it is a claim alone, refused since the disciple is taken.
+  Measuring needs a clock: ``Buttons`` (what the moderator uses) holds one and the time of the
+  turn's first claim; ``interpret`` alone, without them, sends every long press as a claim. A
+  claim typed on the host page has no time here: a contest with it is settled on that page.
 - *Naming* (Corruption, Oracle): the asker names *k* philosophers aloud; each named one presses
   A to step forward (B to step back). Once *k* have stepped forward the companion reads them
   back and the asker confirms with A (``Name``) or starts again with B (B clears the naming at
@@ -34,13 +42,16 @@ on an Oracle day gives none either.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.game import Event
+from companion.game import Action, Event
 from companion.games.ostrakon.engine import Ostrakon
 from companion.games.ostrakon.state import (
     Ask,
     ClaimDisciple,
+    ContestDisciple,
     Flip,
     Name,
     OstrakonState,
@@ -50,12 +61,66 @@ from companion.games.ostrakon.state import (
 )
 from companion.seat_input import Button, Interpretation, Press, ignored
 
+TOGETHER = 1.0  # seconds: long presses of A this close to the turn's first claim came with it
+
 
 @dataclass(frozen=True)
 class Naming:
     """The philosophers who stepped forward, before the asker confirms. Not journalled."""
 
     named: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class FirstClaim:
+    """The turn's first claim sent by a long press, and when it came (the ``Buttons`` clock)."""
+
+    turn: int
+    seat: int
+    at: float
+
+
+def claim(
+    state: OstrakonState, first: FirstClaim | None, seat: int, now: float, window: float = TOGETHER
+) -> tuple[Action, FirstClaim | None]:
+    """A long press of A from ``seat`` at ``now``: a claim, or a contest if it came within
+    ``window`` seconds of ``first``, the turn's first claim, and that claim stands. Returns the
+    action and the first claim to remember."""
+    with_first = (
+        first is not None
+        and first.turn == state.turn
+        and first.seat in state.claimants
+        and seat not in state.claimants
+        and 0 <= now - first.at <= window
+    )
+    if with_first:
+        return ContestDisciple(tuple(sorted((*state.claimants, seat)))), first
+    if state.claimants:  # too late to be together with the claim standing: refused as taken
+        return ClaimDisciple(seat), first
+    return ClaimDisciple(seat), FirstClaim(state.turn, seat, now)
+
+
+class Buttons:
+    """``interpret`` with a clock, as the moderator uses it: remembers the turn's first claim by
+    a long press, so that a second one within ``window`` seconds is a contest (``claim``). Called
+    under the table's lock, one press at a time; nothing here is journalled (a restart forgets a
+    claim made a second ago, and the next long press is a claim alone)."""
+
+    def __init__(
+        self, clock: Callable[[], float] = time.monotonic, window: float = TOGETHER
+    ) -> None:
+        self.clock = clock
+        self.window = window
+        self.first: FirstClaim | None = None
+
+    def __call__(
+        self, state: OstrakonState, naming: Naming | None, press: Press
+    ) -> Interpretation[Naming | None]:
+        result = interpret(state, naming, press)
+        if isinstance(result.action, ClaimDisciple):
+            action, self.first = claim(state, self.first, press.seat, self.clock(), self.window)
+            return Interpretation(result.pending, action, result.feedback)
+        return result
 
 
 def awaiting(state: OstrakonState, naming: Naming | None) -> list[Event]:

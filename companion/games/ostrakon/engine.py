@@ -27,14 +27,22 @@ Where the rules are silent, this engine decides (and the tests hold it to it):
   Tromperie) or starts the procedure of the day. Only the seat learns what it laid
   (``your_vote``); the table learns that it voted (``vote_in``).
 - *Disciple*: "before all others have voted" means while at least one philosopher other than the
-  asker has not voted. Claims reach the companion one at a time, so it always knows who claimed
-  first: the first accepted claim stands and any later claim in the same turn is refused
-  (``disciple_taken``); the seed's tie-break (the one furthest from the Temple) settles disputes
-  a human dealer cannot, and the companion never has one. A philosopher under the Sun is on no
-  square of the path and cannot be a disciple. The card is turned at the claim: a claim refused
-  costs nothing. The disciple follows an advancing asker by the same number of squares, stopping
-  on the Sun's square if it reaches it (on top of the illuminated pile: they ask next, having not
-  asked yet this day, since they came from behind the Sun).
+  asker has not voted. "Un joueur, et un seul (celui qui a été le premier à se définir
+  « disciple » ; en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée
+  qui gagne)": the first accepted claim (``ClaimDisciple``) stands, and a later claim alone is
+  refused (``disciple_taken``); claims made *together* are a contest (``ContestDisciple``, the
+  claimants), won by the claimant on the lowest square, farthest from the Temple, whoever's
+  claim reached the companion first. The engine has no clock, so "together" is decided outside
+  it: the buttons' controls send a contest for a long press of A that comes within
+  ``controls.TOGETHER`` seconds of the turn's first accepted claim, and the host names the
+  claimants on the page. A contest keeps the claims standing in it (it must name one of them),
+  and each new claimant must meet the three conditions; they came in time with the first claim,
+  so "before all others have voted" is not asked of them again. The losers keep their olive
+  branch. A philosopher under the Sun is on no square of the path and cannot be a disciple. The
+  card is turned at the claim: a claim refused costs nothing. The disciple follows an advancing
+  asker by the same number of squares, stopping on the Sun's square if it reaches it (on top of
+  the illuminated pile: they ask next, having not asked yet this day, since they came from
+  behind the Sun).
 - *The Temple*: a philosopher who reaches it has left the path: the Sun only looks for piles on
   squares 1 to 16 (walking back, and at the end of a day), so those in the Temple ask no more and
   the Temple's pile only grows, first arrival at the bottom. They still vote. If everybody is in
@@ -43,8 +51,9 @@ Where the rules are silent, this engine decides (and the tests hold it to it):
   asker has left it: the second of the pile, or else the top of the pile the Sun will walk back
   to. When none is left, the day ends after this question and the next asker depends on its
   count: it is announced as unknown (``None``, with ``last_of_day`` true).
-- *Subjects*: one card is discarded and one drawn for every question; see ``subjects.py`` for the
-  reshuffle that avoids repeats.
+- *Subjects*: one card is discarded and one drawn for every question; when the deck is out, all
+  the discards are shuffled together into a new deck ("mélangez à nouveau toutes ces cartes",
+  ``subjects.py``).
 - *Results*: the count is given as white and black tessons; once shown, a tesson is public (it
   lies face up in front of its owner), so revealed votes are shown by seat.
 
@@ -82,6 +91,7 @@ from companion.games.ostrakon.state import (
     ALL_ACTIONS,
     Ask,
     ClaimDisciple,
+    ContestDisciple,
     Flip,
     Name,
     Options,
@@ -194,6 +204,8 @@ class Ostrakon:
                 yield TessonLaid(seat)
             if self.disciple_refusal(state, seat) is None:
                 yield ClaimDisciple(seat)
+            if state.claimants and seat in self.disciple_contenders(state):
+                yield ContestDisciple(tuple(sorted((*state.claimants, seat))))
         elif state.phase is Phase.NAME and seat == asker:
             others = [s for s in range(state.players) if s != asker]
             for named in itertools.combinations(others, state.options.named):
@@ -213,11 +225,14 @@ class Ostrakon:
             for sides in itertools.product((True, False), repeat=len(seats)):
                 yield Revealed(tuple(Tesson(s, w) for s, w in zip(seats, sides, strict=True)))
 
-    def disciple_refusal(self, state: OstrakonState, seat: int) -> IllegalAction | None:
+    def disciple_refusal(
+        self, state: OstrakonState, seat: int, *, together: bool = False
+    ) -> IllegalAction | None:
         """Why ``seat`` may not become the asker's disciple now, or None if it may.
 
         The three conditions of the rules are checked in their order: on top of one's pile, the
-        olive branch still showing, behind the asker on the path.
+        olive branch still showing, behind the asker on the path. ``together``: a claim made
+        together with those already standing (a contest), which came in time with them.
         """
         asker = state.asker
         if state.phase is Phase.QUESTION:
@@ -228,16 +243,16 @@ class Ostrakon:
             return IllegalAction("no_such_seat", seat=seat, players=state.players)
         if seat == asker:
             return IllegalAction("disciple_is_asker", seat=seat)
-        if state.disciple is not None:
+        if state.disciple is not None and not together:
             return IllegalAction("disciple_taken", seat=seat, claimant=state.disciple)
-        if all(state.has_voted(s) for s in range(state.players) if s != asker):
+        if not together and all(state.has_voted(s) for s in range(state.players) if s != asker):
             return IllegalAction("disciple_too_late", seat=seat)
         square = state.path.square_of(seat)
         if square is None:
             return IllegalAction("disciple_under_sun", seat=seat)
         if state.path.top(square) != seat:
             return IllegalAction("disciple_not_on_top", seat=seat, square=square)
-        if not state.olive[seat]:
+        if not state.olive[seat] and not (together and seat in state.claimants):
             return IllegalAction("disciple_used", seat=seat)
         if square >= state.sun:
             return IllegalAction(
@@ -256,6 +271,8 @@ class Ostrakon:
             return self._vote(state, action)
         if isinstance(action, ClaimDisciple):
             return self._claim(state, action)
+        if isinstance(action, ContestDisciple):
+            return self._contest(state, action)
         if isinstance(action, Name):
             return self._name(state, action)
         if isinstance(action, Flip):
@@ -312,12 +329,75 @@ class Ostrakon:
             raise refusal
         seat = action.seat
         after = dataclasses.replace(
-            state, disciple=seat, olive=_replace_at(state.olive, seat, False)
+            state, disciple=seat, olive=_replace_at(state.olive, seat, False), claimants=(seat,)
         )
         square = state.path.square_of(seat)
         return after, [
             Event("disciple_claimed", {"seat": seat, "asker": state.asker, "square": square})
         ]
+
+    def disciple_contenders(self, state: OstrakonState) -> tuple[int, ...]:
+        """The philosophers who may claim to be the disciple together with those whose claims
+        stand (all who may claim, when none does): a ``ContestDisciple`` naming them is
+        accepted."""
+        if state.phase is not Phase.VOTE:
+            return ()
+        together = bool(state.claimants)
+        return tuple(
+            s
+            for s in range(state.players)
+            if s not in state.claimants
+            and self.disciple_refusal(state, s, together=together) is None
+        )
+
+    def _contest(self, state: OstrakonState, action: ContestDisciple) -> Step:
+        """Claims made together: "en cas de contestation c'est le joueur qui se trouve le plus
+        loin de l'arrivée qui gagne". The claims standing stay in the contest; each new claimant
+        must meet the three conditions; the one on the lowest square becomes the disciple (each
+        claimant is on top of their own pile, so no two share a square). The others keep their
+        olive branch."""
+        seats = action.seats
+        for seat in seats:
+            self._check_seat(state, seat)
+            if seats.count(seat) > 1:
+                raise IllegalAction("philosopher_named_twice", seat=seat)
+        standing = state.claimants
+        new = tuple(s for s in seats if s not in standing)
+        everyone = (*standing, *new)
+        if len(everyone) < 2:
+            raise IllegalAction("contest_needs_two", given=len(seats))
+        if standing and not new:
+            raise IllegalAction("contest_settled", seat=state.disciple)
+        if standing and len(new) == len(seats):  # a claim after the one standing, not with it
+            raise IllegalAction("disciple_taken", seat=new[0], claimant=state.disciple)
+        for seat in new:
+            refusal = self.disciple_refusal(state, seat, together=bool(standing))
+            if refusal is not None:
+                raise refusal
+        squares = {s: state.path.square_of(s) for s in everyone}
+        winner = min(everyone, key=lambda s: squares[s] or 0)
+        olive = list(state.olive)
+        for seat in everyone:
+            olive[seat] = seat != winner
+        after = dataclasses.replace(
+            state, disciple=winner, olive=tuple(olive), claimants=tuple(sorted(everyone))
+        )
+        return after, [self._contested_event(after)]
+
+    @staticmethod
+    def _contested_event(state: OstrakonState) -> Event:
+        disciple = state.disciple
+        assert disciple is not None
+        return Event(
+            "disciple_contested",
+            {
+                "seats": list(state.claimants),
+                "seat": disciple,
+                "asker": state.asker,
+                "square": state.path.square_of(disciple),
+                "squares": [state.path.square_of(s) for s in state.claimants],
+            },
+        )
 
     def _close_vote(self, state: OstrakonState, events: list[Event]) -> Step:
         """Every tesson is laid: show them as the Day Rule says."""
@@ -632,6 +712,7 @@ class Ostrakon:
             votes=(None,) * state.players,
             shown=(False,) * state.players,
             disciple=None,
+            claimants=(),
             named=(),
             laid=(False,) * state.players,
             reveal=None,
@@ -767,7 +848,9 @@ class Ostrakon:
         if state.phase is Phase.QUESTION:
             return events
         disciple = []
-        if state.disciple is not None:
+        if state.disciple is not None and len(state.claimants) > 1:
+            disciple.append(self._contested_event(state))
+        elif state.disciple is not None:
             square = state.path.square_of(state.disciple)
             claim = {"seat": state.disciple, "asker": asker, "square": square}
             disciple.append(Event("disciple_claimed", claim))
@@ -882,6 +965,13 @@ class Ostrakon:
             "next_subject_text": self._subject_text(state, state.next_subject),
             "olive_branches": ["unused" if o else "used" for o in state.olive],
             "disciple": state.disciple,
+            "disciple_claimants": list(state.claimants),
+            "disciple_candidates": [
+                s for s in range(state.players) if self.disciple_refusal(state, s) is None
+            ]
+            if state.phase is Phase.VOTE
+            else [],
+            "disciple_contenders": list(self.disciple_contenders(state)),
             "votes": state.options.votes.value,
             "voted": [s for s in range(state.players) if state.has_voted(s)],
             "reveal": None if state.reveal is None else state.reveal.value,

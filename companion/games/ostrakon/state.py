@@ -250,11 +250,11 @@ class OstrakonState:
     moon: int  # moons covered on the Calendar: the days already over
     day_rule: DayRule
     olive: tuple[bool, ...]  # True: the card still shows the olive branch (disciple unused)
-    deck: SubjectDeck
+    deck: SubjectDeck = field(repr=False)  # secret: the order of the subjects still to come
     subject: str  # the subject of the question (the last of the three cards)
     next_subject: str
     turn: int  # questions put so far in the game, this one included
-    votes: tuple[bool | None, ...]  # True = white; secret until shown
+    votes: tuple[bool | None, ...] = field(repr=False)  # True = white; secret until shown
     shown: tuple[bool, ...]  # whose tessons lie face up
     disciple: int | None
     named: tuple[int, ...]  # Corruption / Oracle: the philosophers the asker named
@@ -262,6 +262,9 @@ class OstrakonState:
     outcome: Outcome | None
     laid: tuple[bool, ...] = ()  # votes by camera: whose tesson lies face down (unseen)
     reveal: RevealStep | None = None  # votes by camera, phase REVEAL: the tessons shown now
+    # the claims to be the disciple made together in this question (the disciple among them):
+    # one seat for a claim alone, several once contested (``ContestDisciple``)
+    claimants: tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -334,6 +337,17 @@ class ClaimDisciple(Action):
 
 
 @dataclass(frozen=True)
+class ContestDisciple(Action):
+    """Philosophers claimed to be the disciple together ("en cas de contestation"): the one
+    farthest from the Temple becomes the disciple. ``seats`` are the claimants; once a claim was
+    accepted, it must name at least one claimant already standing (those it does not name stay
+    in the contest)."""
+
+    kind: ClassVar[str] = "contest_disciple"
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Name(Action):
     """Corruption or Oracle: the asker names k philosophers, who show their tessons."""
 
@@ -351,7 +365,9 @@ class Flip(Action):
     flip: bool
 
 
-ACTIONS: dict[str, type[Action]] = {cls.kind: cls for cls in (Ask, Vote, ClaimDisciple, Name, Flip)}
+ACTIONS: dict[str, type[Action]] = {
+    cls.kind: cls for cls in (Ask, Vote, ClaimDisciple, ContestDisciple, Name, Flip)
+}
 
 
 # -- actions of votes by camera (option ``votes: "camera"``) ------------------------------------

@@ -5,12 +5,13 @@ The default list is ``subjects.toml`` beside this module (id -> English and Fren
 ``free = true`` for a "free subject" card); a game may bring its own list with the option
 ``subjects``. The engine deals ids only; the texts travel with the events for the narration.
 
-**No accidental repeat.** When the deck runs out, the discards are shuffled into a new deck, but
-not all together: the more recently asked half of them (rounded up) is shuffled on its own and put
-**under** the older half. So a subject just asked cannot come back at once: after a reshuffle,
-every subject of the older half is asked before any of the recent half, and the subject in play
-is never in the discards. With a deck of N cards, a subject is asked again only after at least
-N // 2 other questions (21 with the default 43 cards).
+**The reshuffle.** "Lorsqu'il n'y a plus de cartes Sujet, mélangez à nouveau toutes ces cartes et
+reformez le talon": when the deck runs out, every discarded subject card is shuffled, all together
+in one shuffle, into the new deck. That is every card but the one in play: the card just asked is
+discarded first, and the next subject, already announced, becomes the current one. So a subject
+may come back soon after a reshuffle (even the one just asked, as the next subject), as with the
+printed cards. The shuffle is the game's chance like the first one (``draws``, label
+``ostrakon:reshuffle:<n>``).
 """
 
 from __future__ import annotations
@@ -144,11 +145,7 @@ class SubjectDeck:
         return SubjectDeck(self.deck, (*self.discards, subject), self.reshuffles)
 
     def reshuffled(self, seed: int) -> SubjectDeck:
-        """The discards as a new deck: the older half on top, the recent half under it."""
-        recent_count = (len(self.discards) + 1) // 2
-        split = len(self.discards) - recent_count
-        older, recent = list(self.discards[:split]), list(self.discards[split:])
-        rng = draws(seed, f"ostrakon:reshuffle:{self.reshuffles + 1}")
-        rng.shuffle(older)
-        rng.shuffle(recent)
-        return SubjectDeck((*older, *recent), (), self.reshuffles + 1)
+        """All the discards, shuffled together, as the new deck."""
+        cards = list(self.discards)
+        draws(seed, f"ostrakon:reshuffle:{self.reshuffles + 1}").shuffle(cards)
+        return SubjectDeck(tuple(cards), (), self.reshuffles + 1)

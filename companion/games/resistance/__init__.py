@@ -1,10 +1,17 @@
 """Résistance, the Battlestar Galactica re-theme (RULES.md §1), with the expansion *Le Plan*."""
 
 from companion.games.resistance.engine import Resistance
-from companion.games.resistance.plot import Moment, Neighbour, PlotCard, PlotKind
+from companion.games.resistance.plot import (
+    Moment,
+    Neighbour,
+    PlotCard,
+    PlotKind,
+    StrongLeaderTiming,
+)
 from companion.games.resistance.state import (
     Card,
     CastVote,
+    Character,
     EndNight,
     EstablishConfidence,
     HandPlot,
@@ -26,6 +33,7 @@ from companion.games.resistance.state import (
 __all__ = [
     "Card",
     "CastVote",
+    "Character",
     "EndNight",
     "EstablishConfidence",
     "HandPlot",
@@ -45,6 +53,7 @@ __all__ = [
     "Resistance",
     "ResistanceState",
     "Side",
+    "StrongLeaderTiming",
     "TakeResponsibility",
     "Termination",
 ]

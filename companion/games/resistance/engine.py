@@ -17,15 +17,28 @@ same fixed pauses.
 The companion keeps the squad votes secret until the last seat has voted and never shows who
 played which Mission card, only the counts.
 
-**Le Plan** (option ``plot``; ``plot_deck`` names the cards used under seven players, by default
-the later edition's seven). A round goes::
+**The first Commandant** (option ``characters``): the seed gives the Commandant card "au joueur
+incarnant dans l'ordre de présence : William Adama / Laura Roslin / Saul Tigh / Lee Adama / Gaius
+Baltar". The host says which seat holds which of these five character cards (those at the table)
+and the companion gives the command to the first present; the host page asks for them by default.
+Without them (the host's other choice, and any game started without the option), the first
+Commandant is the seat ``first_commander`` names: the FAQ's "ne pas désigner un joueur débutant
+comme premier Commandant" shows the table may choose.
+
+**Le Plan** (option ``plot``). The deck is the seed's: under 7 players "on n'utilise que 10 des
+15 cartes Complot", which ten being the host's choice (``plot_deck``; by default
+``plot.DEFAULT_SMALL_DECK``, docs/RESISTANCE.md); at 7 or more, all fifteen. A round goes::
 
     [PLOT_WINDOW before_proposal] -> draw -> PLOT_HAND (-> PLOT_IMMEDIATE)* -> PROPOSE -> VOTE
         -> [PLOT_WINDOW after_approval] -> MISSION -> next round
     (a rejected or No-Confidence'd squad: [PLOT_WINDOW before_proposal] -> PROPOSE, no draw)
 
-- *Drawing*: at the start of each round the Commandant draws 2 cards (3 at 9-10 players),
-  shuffling the discards into a new deck when it is empty; fewer when every other card is held.
+With ``strong_leader: "before_proposal"`` a round's first window stands after the hand-out
+instead: draw -> PLOT_HAND (-> PLOT_IMMEDIATE)* -> [PLOT_WINDOW before_proposal] -> PROPOSE.
+
+- *Drawing*: at the start of each round the Commandant draws 2 cards (3 at 9-10 players). The
+  deck always lasts: 10 cards or 15 at two a round, 15 at three, for at most five rounds ("il
+  n'y a que 5 manches dans une partie"), so no discard ever goes back into it.
   The cards drawn are shown to the table at once, and handed cards lie face up in front of their
   holder: the rulebook says plot cards "are not secret and must stay face up once in play", so
   the project treats a drawn card as in play. ``HandPlot`` gives each to another player.
@@ -35,16 +48,19 @@ the later edition's seven). A round goes::
   identity to, as RULES.md reads "a player of their choice"), Take Responsibility
   (``TakeResponsibility``: a card held by another player; discarded with no effect when nobody
   else holds one). Then discarded.
-- *Moments* for one-use cards are explicit windows (``PLOT_WINDOW``). Strong Leader: at the start
-  of a round, before the Commandant draws, and again before each new proposal in the round (so a
-  Strong Leader handed this round is first usable after a rejection); the Commandant cannot play
-  it. No Confidence, Keeping a Close Eye, In the Spotlight: once a squad is approved, before the
-  Mission. A window opens only if someone holds a card playable then; holders get their turn
-  clockwise from the Commandant (after a Strong Leader, from the new Commandant, who is the
-  player who just played it). On their turn a holder plays one card (``PlayPlot``; they keep the
-  turn while they hold another card playable now) or passes (``PassPlot``). The window closes when
-  no one with a playable card is left to ask. A player who passes plays no plot card until the
-  round ends (RULES.md: "until the round ends", the seed's "jusqu'à la fin de la manche").
+- *Moments* for one-use cards are explicit windows (``PLOT_WINDOW``). Strong Leader (the seed names
+  no plot card: option ``strong_leader``, ``plot.StrongLeaderTiming``): by default the published
+  timing (docs/RESISTANCE.md), before the Commandant does anything, that is, at the start of a
+  round before the draw, and again before each new proposal in the round (so a Strong Leader handed
+  this round is first usable after a rejection); with ``"before_proposal"``, right before each
+  proposal, the round's first included. The Commandant cannot play it. No Confidence, Keeping a
+  Close Eye, In the Spotlight: once a squad is approved, before the Mission. A window opens only if
+  someone holds a card playable then; holders get their turn clockwise from the Commandant (after a
+  Strong Leader, from the new Commandant, who is the player who just played it). On their turn a
+  holder plays one card (``PlayPlot``; they keep the turn while they hold another card playable
+  now) or passes (``PassPlot``). The window closes when no one with a playable card is left to ask.
+  A player who passes plays no plot card until the round ends (RULES.md: "until the round ends",
+  the seed's "jusqu'à la fin de la manche").
 - *No Confidence* cancels the approval: it counts as a rejection (five in a round: Cylons win) and
   the command passes left; cards played before it in the same window are spent for nothing.
 - *Keeping a Close Eye*: the holder names a squad member other than themself; each member can be
@@ -84,6 +100,7 @@ from companion.games.resistance.plot import (
     PlotCard,
     PlotKind,
     PlotState,
+    StrongLeaderTiming,
     Window,
     draw,
     draws_per_round,
@@ -614,6 +631,8 @@ class Resistance:
         assert plot is not None
         if plot.drawn:
             return dataclasses.replace(state, phase=Phase.PLOT_HAND)
+        if state.options.strong_leader is StrongLeaderTiming.BEFORE_PROPOSAL:
+            return self._before_proposal(state, events)
         return self._propose_now(state, events)
 
     def _immediate(
@@ -840,8 +859,8 @@ class Resistance:
     def _start_round(
         self, state: ResistanceState, commander: int, events: list[Event]
     ) -> ResistanceState:
-        """A new round under ``commander``; with Le Plan: passes lapse, and (after the moment
-        for Strong Leader) the Commandant draws."""
+        """A new round under ``commander``; with Le Plan: passes lapse, and the Commandant draws
+        (after the moment for Strong Leader, unless it stands before the proposal)."""
         state = self._prepare(state, commander, rejections=0)
         if state.plot is None:
             return self._propose_now(state, events)
@@ -855,7 +874,10 @@ class Resistance:
             watches=(),
             spotlight=None,
         )
-        return self._before_proposal(dataclasses.replace(state, plot=plot), events)
+        state = dataclasses.replace(state, plot=plot)
+        if state.options.strong_leader is StrongLeaderTiming.BEFORE_PROPOSAL:
+            return self._deal(state, events)
+        return self._before_proposal(state, events)
 
     def _before_proposal(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
         plot = state.plot
@@ -868,16 +890,9 @@ class Resistance:
     def _deal(self, state: ResistanceState, events: list[Event]) -> ResistanceState:
         plot = state.plot
         assert plot is not None
-        seed = state.seed
-        plot, drawn, reshuffled = draw(
-            plot, draws_per_round(state.players), seed, state.options.plot_draws
-        )
-        if reshuffled:
-            events.append(Event("plot_reshuffled", {}))
+        plot, drawn = draw(plot, draws_per_round(state.players), state.options.plot_draws)
         state = dataclasses.replace(state, plot=plot)
         events.append(self._drawn_event(state, drawn))
-        if not drawn:
-            return self._propose_now(state, events)
         return dataclasses.replace(state, phase=Phase.PLOT_HAND)
 
     @staticmethod

@@ -2,9 +2,14 @@
 
 The fifteen cards, their kinds and the moments at which they are played are in ``CARDS``. The
 engine (``engine.py``) runs the expansion; this module holds the values it works on and the deck,
-which is pure: shuffles come from ``companion.chance.draws``, keyed by the game's secret seed and
-the number of shuffles so far, so the journal replays a game exactly; an exported record names
-the cards drawn instead (option ``plot_draws``).
+which is pure: its one shuffle comes from ``companion.chance.draws``, keyed by the game's secret
+seed, so the journal replays a game exactly; an exported record names the cards drawn instead
+(option ``plot_draws``).
+
+The deck is the seed's: "Pour une partie à moins de 7 joueurs, on n'utilise que 10 des 15 cartes
+Complot [...]. À 7 joueurs ou plus, on joue avec toutes les cartes Complot." Which ten is the
+host's choice (option ``plot_deck``, checked by ``check_deck``), by default ``DEFAULT_SMALL_DECK``
+(docs/RESISTANCE.md says where it comes from). It lasts the game, so no discard is shuffled back.
 
 Where the rulebook is silent, the project decides (RULES.md §1, and the engine's docstring):
 the cards the Commandant draws are shown to the table at once (plot cards "are not secret and must
@@ -17,7 +22,7 @@ import dataclasses
 import enum
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from companion.chance import draws
 from companion.game import IllegalAction
@@ -46,6 +51,18 @@ class Moment(enum.Enum):
 
     BEFORE_PROPOSAL = "before_proposal"  # Strong Leader
     AFTER_APPROVAL = "after_approval"  # No Confidence, Keeping a Close Eye, In the Spotlight
+
+
+class StrongLeaderTiming(enum.Enum):
+    """When Strong Leader may be played (option ``strong_leader``). The seed names no plot card;
+    the published rule is the default: the card is played before the Commandant does anything,
+    that is, at a round's start before the draw, and after a rejection before the new proposal,
+    so a Strong Leader handed this round waits for a rejection or the next round."""
+
+    BEFORE_DRAW = "before_draw"
+    # Right before each squad is named, the round's first one included (after the hand-out): a
+    # Strong Leader just handed may be played at once; the new Commandant names the squad.
+    BEFORE_PROPOSAL = "before_proposal"
 
 
 class Neighbour(enum.Enum):
@@ -77,10 +94,12 @@ CARDS: dict[PlotCard, CardSpec] = {
 FULL_DECK: tuple[PlotCard, ...] = tuple(
     card for card, spec in CARDS.items() for _ in range(spec.count)
 )
+FULL_DECK_FROM = 7  # players: "À 7 joueurs ou plus, on joue avec toutes les cartes Complot."
+SMALL_DECK_SIZE = 10  # "Pour une partie à moins de 7 joueurs, on n'utilise que 10 des 15 cartes"
 
-# Under seven players the printed cards carry a mark the seed does not reproduce. RULES.md §1:
-# configurable (option ``plot_deck``), by default the published later edition's seven cards.
-SMALL_DECK: tuple[PlotCard, ...] = (
+# The one list of plot cards for 5-6 players a publisher printed that the project could find: a
+# later edition's seven (which draws one card a round there). RULES.md §1.
+LATER_EDITION_SEVEN: tuple[PlotCard, ...] = (
     PlotCard.STRONG_LEADER,
     PlotCard.STRONG_LEADER,
     PlotCard.KEEPING_A_CLOSE_EYE,
@@ -89,7 +108,19 @@ SMALL_DECK: tuple[PlotCard, ...] = (
     PlotCard.TAKE_RESPONSIBILITY,
     PlotCard.OPINION_MAKER,
 )
-FULL_DECK_FROM = 7  # players
+# Which ten the seed's edition uses under 7 players is printed on the cards ("référez-vous aux
+# chiffres indiqués sur le côté droit des cartes"), which the seed's text does not reproduce. The
+# default (option ``plot_deck``, docs/RESISTANCE.md) is the project's choice: the later edition's
+# seven; both Overheard Conversation, since the seed says the cards bring "de nouveaux moyens
+# d'identifier les autres joueurs" and the seven show no identity; a second No Confidence, the
+# one card whose copies keep the deck's proportion (two of three, as ten of fifteen).
+DEFAULT_SMALL_DECK: tuple[PlotCard, ...] = (
+    *LATER_EDITION_SEVEN,
+    PlotCard.NO_CONFIDENCE,
+    PlotCard.OVERHEARD_CONVERSATION,
+    PlotCard.OVERHEARD_CONVERSATION,
+)
+ROUNDS = 5  # "N'oubliez pas qu'il n'y a que 5 manches dans une partie."
 
 
 def kind_of(card: PlotCard) -> PlotKind:
@@ -102,7 +133,17 @@ def draws_per_round(players: int) -> int:
 
 
 def default_deck(players: int) -> tuple[PlotCard, ...]:
-    return FULL_DECK if players >= FULL_DECK_FROM else SMALL_DECK
+    return FULL_DECK if players >= FULL_DECK_FROM else DEFAULT_SMALL_DECK
+
+
+def check_deck(players: int, cards: Sequence[PlotCard]) -> tuple[PlotCard, ...]:
+    """The deck a host chose (option ``plot_deck``), if the rules allow it: under 7 players ten
+    of the fifteen cards, none more often than it was printed; at 7 or more, no choice."""
+    if players >= FULL_DECK_FROM:
+        raise IllegalAction("plot_deck_below_seven", players=players)
+    if len(cards) != SMALL_DECK_SIZE:
+        raise IllegalAction("plot_deck_size", size=SMALL_DECK_SIZE, given=len(cards))
+    return tuple(cards)
 
 
 def parse_cards(option: str, value: object, printed: bool = True) -> tuple[PlotCard, ...]:
@@ -182,9 +223,8 @@ Held = tuple[tuple[PlotCard, ...], ...]
 
 @dataclass(frozen=True)
 class PlotState:
-    deck: tuple[PlotCard, ...]  # top first; its order is hidden, its size public
+    deck: tuple[PlotCard, ...] = field(repr=False)  # top first; order hidden, size public
     discards: tuple[PlotCard, ...]  # face up
-    shuffles: int  # shuffles so far (the first deal included): seeds the next one
     drawn_log: tuple[PlotCard, ...]  # every card drawn in this game, in order (public)
     drawn: tuple[PlotCard, ...]  # drawn by the Commandant this round, not handed yet
     held: Held  # per seat, face up in front of them
@@ -194,7 +234,7 @@ class PlotState:
     window: Window | None = None
     watches: tuple[tuple[int, int], ...] = ()  # (watcher, member) for the approved squad
     spotlight: int | None = None  # the member who plays face up on this mission
-    knowledge: tuple[Knowledge, ...] = ()  # private: each item for its viewer only
+    knowledge: tuple[Knowledge, ...] = field(default=(), repr=False)  # each for its viewer only
 
     def holders(self, card: PlotCard) -> tuple[int, ...]:
         return tuple(seat for seat, cards in enumerate(self.held) if card in cards)
@@ -204,7 +244,6 @@ def new_plot(deck: Sequence[PlotCard], players: int, seed: int) -> PlotState:
     return PlotState(
         deck=shuffled(deck, seed, 0),
         discards=(),
-        shuffles=1,
         drawn_log=(),
         drawn=(),
         held=((),) * players,
@@ -214,25 +253,22 @@ def new_plot(deck: Sequence[PlotCard], players: int, seed: int) -> PlotState:
 
 
 def draw(
-    plot: PlotState, count: int, seed: int, forced: Sequence[PlotCard] = ()
-) -> tuple[PlotState, tuple[PlotCard, ...], bool]:
-    """Draw up to ``count`` cards, shuffling the discards into a new deck when it runs out.
+    plot: PlotState, count: int, forced: Sequence[PlotCard] = ()
+) -> tuple[PlotState, tuple[PlotCard, ...]]:
+    """Draw ``count`` cards off the top of the deck.
 
-    Returns the new state, the cards drawn (fewer when every other card is held) and whether
-    the discards were shuffled. ``forced`` (option ``plot_draws``, for replaying an exported
-    record without its seed) names the cards that come off the deck, in order, for as long as it
-    lasts: the deck's size and contents stay those of the game, only its hidden order differs.
+    The deck the rules give always lasts the game: ten cards at 5-6 players and fifteen at 7-8,
+    two a round; fifteen at 9-10, three a round; and at most five rounds. So no discard is ever
+    shuffled back (the seed has no such rule). ``forced`` (option ``plot_draws``, for replaying
+    an exported record without its seed) names the cards that come off the deck, in order, for
+    as long as it lasts: the deck's size and contents stay those of the game, only its hidden
+    order differs.
     """
-    deck, discards, shuffles = list(plot.deck), plot.discards, plot.shuffles
+    assert count <= len(plot.deck), "the rules' deck lasts the five rounds"
+    deck = list(plot.deck)
     log = list(plot.drawn_log)
     drawn: list[PlotCard] = []
-    reshuffled = False
     for _ in range(count):
-        if not deck:
-            if not discards:
-                break
-            deck = list(shuffled(discards, seed, shuffles))
-            discards, shuffles, reshuffled = (), shuffles + 1, True
         if len(log) < len(forced):
             card = forced[len(log)]
             if card not in deck:
@@ -243,15 +279,9 @@ def draw(
         drawn.append(card)
         log.append(card)
     after = dataclasses.replace(
-        plot,
-        deck=tuple(deck),
-        discards=discards,
-        shuffles=shuffles,
-        drawn_log=tuple(log),
-        drawn=tuple(drawn),
-        dealt=True,
+        plot, deck=tuple(deck), drawn_log=tuple(log), drawn=tuple(drawn), dealt=True
     )
-    return after, tuple(drawn), reshuffled
+    return after, tuple(drawn)
 
 
 def give(held: Held, seat: int, card: PlotCard) -> Held:

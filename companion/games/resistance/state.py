@@ -13,6 +13,8 @@ from companion.games.resistance.plot import (
     Neighbour,
     PlotCard,
     PlotState,
+    StrongLeaderTiming,
+    check_deck,
     default_deck,
     parse_cards,
 )
@@ -55,17 +57,42 @@ class Termination(enum.Enum):
     FIVE_REJECTIONS = "five_rejections"
 
 
+class Character(enum.Enum):
+    """The character cards that say who takes the Commandant card first, in the seed's order:
+    "Remettez ensuite la carte Commandant au joueur incarnant dans l'ordre de présence : William
+    Adama / Laura Roslin / Saul Tigh / Lee Adama / Gaius Baltar". The seed's other five character
+    cards name no Commandant."""
+
+    WILLIAM_ADAMA = "william_adama"
+    LAURA_ROSLIN = "laura_roslin"
+    SAUL_TIGH = "saul_tigh"
+    LEE_ADAMA = "lee_adama"
+    GAIUS_BALTAR = "gaius_baltar"
+
+    @property
+    def title(self) -> str:
+        """The character's name, the same in every language."""
+        return self.value.replace("_", " ").title()
+
+
 @dataclass(frozen=True)
 class Options:
-    """Game options, chosen at setup. Seats are numbered clockwise from 0: left is seat + 1."""
+    """Game options, chosen at setup. Seats are numbered clockwise from 0: left is seat + 1.
+
+    ``characters``: the seats holding the character cards of ``Character`` (those at the table):
+    the first Commandant is then the seed's, the holder of the first present in that order, and
+    ``first_commander`` is that seat. Without them, ``first_commander`` is the host's choice.
+    """
 
     players: int
     targeting: bool = False  # variant "Attaques ciblées"
     isolated_cylons: bool = False  # variant "Cylons isolés": no night phase
     first_commander: int = 0
     identities: Identities = Identities.PHYSICAL
+    characters: tuple[tuple[Character, int], ...] = ()  # in the seed's order
     plot: bool = False  # expansion "Le Plan"
     plot_deck: tuple[PlotCard, ...] | None = None  # under 7 players; None: the default deck
+    strong_leader: StrongLeaderTiming = StrongLeaderTiming.BEFORE_DRAW
     plot_draws: tuple[PlotCard, ...] = ()  # cards drawn in this order (replaying a record)
 
     @property
@@ -80,8 +107,10 @@ class Options:
             "isolated_cylons",
             "first_commander",
             "identities",
+            "characters",
             "plot",
             "plot_deck",
+            "strong_leader",
             "plot_draws",
         }
         unknown = set(data) - known
@@ -99,6 +128,15 @@ class Options:
         first = data.get("first_commander", 0)
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
             raise IllegalAction("no_such_seat", seat=first, players=players)
+        characters: tuple[tuple[Character, int], ...] = ()
+        if "characters" in data:
+            characters = _characters(data["characters"], players)
+            holder, card = characters[0][1], characters[0][0]
+            if "first_commander" in data and first != holder:
+                raise IllegalAction(
+                    "first_commander_by_characters", seat=holder, character=card.title
+                )
+            first = holder
         flags = {}
         for name in ("targeting", "isolated_cylons", "plot"):
             value = data.get(name, False)
@@ -111,16 +149,18 @@ class Options:
             raise IllegalAction(
                 "unknown_option_value", option="identities", value=identities, choices=choices
             )
-        for name in ("plot_deck", "plot_draws"):
+        for name in ("plot_deck", "strong_leader", "plot_draws"):
             if name in data and not flags["plot"]:
                 raise IllegalAction("plot_option_without_plot", option=name)
+        timing = data.get("strong_leader", StrongLeaderTiming.BEFORE_DRAW.value)
+        timings = [t.value for t in StrongLeaderTiming]
+        if timing not in timings:
+            raise IllegalAction(
+                "unknown_option_value", option="strong_leader", value=timing, choices=timings
+            )
         deck = None
         if "plot_deck" in data:
-            if players >= FULL_DECK_FROM:
-                raise IllegalAction("plot_deck_below_seven", players=players)
-            deck = parse_cards("plot_deck", data["plot_deck"])
-            if not deck:
-                raise IllegalAction("plot_deck_empty")
+            deck = check_deck(players, parse_cards("plot_deck", data["plot_deck"]))
         draws = (
             parse_cards("plot_draws", data["plot_draws"], printed=False)
             if "plot_draws" in data
@@ -130,7 +170,9 @@ class Options:
             players,
             first_commander=first,
             identities=Identities(identities),
+            characters=characters,
             plot_deck=deck,
+            strong_leader=StrongLeaderTiming(timing),
             plot_draws=draws,
             **flags,
         )
@@ -144,11 +186,42 @@ class Options:
             "identities": self.identities.value,
             "plot": self.plot,
         }
+        if self.characters:
+            out["characters"] = {card.value: seat for card, seat in self.characters}
         if self.plot and self.players < FULL_DECK_FROM:
             out["plot_deck"] = [c.value for c in self.deck]
+        if self.plot:
+            out["strong_leader"] = self.strong_leader.value
         if self.plot_draws:
             out["plot_draws"] = [c.value for c in self.plot_draws]
         return out
+
+
+def _characters(value: object, players: int) -> tuple[tuple[Character, int], ...]:
+    """Option ``characters``: ``{character: seat}`` for the named character cards at the table,
+    in the seed's order; at least one, and one card a player."""
+    names = [c.value for c in Character]
+    if not isinstance(value, Mapping):
+        raise IllegalAction("characters_not_a_map", characters=names)
+    holders: dict[int, Character] = {}
+    for name, seat in value.items():
+        if name not in names:
+            raise IllegalAction("unknown_character", character=name, characters=names)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise IllegalAction("no_such_seat", seat=seat, players=players)
+        if seat in holders:
+            raise IllegalAction(
+                "one_character_a_player",
+                seat=seat,
+                character=holders[seat].title,
+                other=Character(name).title,
+            )
+        holders[seat] = Character(name)
+    if not holders:
+        raise IllegalAction("no_named_character", characters=[c.title for c in Character])
+    return tuple(
+        sorted(((c, s) for s, c in holders.items()), key=lambda cs: names.index(cs[0].value))
+    )
 
 
 @dataclass(frozen=True)
@@ -192,11 +265,12 @@ class ResistanceState:
     results: tuple[MissionResult, ...]
     mission: int | None  # the mission being proposed, voted or played (None: not chosen yet)
     squad: tuple[int, ...]
-    votes: tuple[bool | None, ...]  # secret until the last seat has voted
-    cards: tuple[Card | None, ...]  # secret for ever: only the counts are revealed
+    votes: tuple[bool | None, ...] = field(repr=False)  # secret until the last seat has voted
+    cards: tuple[Card | None, ...] = field(repr=False)  # secret for ever: only the counts shown
     last_vote: VoteResult | None
     outcome: Outcome | None
-    identities: tuple[Side, ...] | None = None  # digital identities only: never in a public view
+    # digital identities only: never in a public view
+    identities: tuple[Side, ...] | None = field(default=None, repr=False)
     plot: PlotState | None = None  # Le Plan only
 
     @property

@@ -2,10 +2,20 @@
 
 from companion.games.sages.board import Side, Square
 from companion.games.sages.engine import Sages
-from companion.games.sages.state import ACTIONS, MoveSage, Options, Phase, Place, SagesState, TimeUp
+from companion.games.sages.state import (
+    ACTIONS,
+    AgreeDraw,
+    MoveSage,
+    Options,
+    Phase,
+    Place,
+    SagesState,
+    TimeUp,
+)
 
 __all__ = [
     "ACTIONS",
+    "AgreeDraw",
     "MoveSage",
     "Options",
     "Phase",

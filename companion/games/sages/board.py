@@ -98,8 +98,15 @@ def in_barbarian_lands(square: int) -> bool:
     return not in_kingdom(square) and not any(square in c for c in _CITES.values())
 
 
+@functools.cache
+def kingdom() -> frozenset[int]:
+    """The kingdom's 169 squares (where free placement puts the six sages out of the cité)."""
+    return frozenset(s for s in range(SIZE * SIZE) if in_kingdom(s))
+
+
 def half(side: Side) -> frozenset[int]:
-    """The kingdom's squares on this side of the centre row (where free placement puts sages)."""
+    """The kingdom's squares on this side of the centre row (free placement with option
+    ``placement`` "halves")."""
     rows = range(1, 7) if side is Side.RED else range(8, SIZE - 1)
     return frozenset(r * SIZE + c for r in rows for c in range(1, SIZE - 1))
 

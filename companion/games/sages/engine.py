@@ -18,10 +18,21 @@ Where the rules are silent, this engine decides (docs/SAGES.md says the same for
 - *The hourglass* (option, seconds per move) is run by the moderator's clock: when it runs out it
   sends ``TimeUp`` and the turn passes to the other player. The host may pause it and resume it
   (``companion.games.sand``, as game night's turn timer); a move made meanwhile ends the pause.
-- *Free placement*: the players lay their sages in turn, Red first, each on an empty square of
-  their half of the kingdom (rows 2-7 for Red, 9-14 for Blue) or of their own cité, one sage
-  there and only one (the last sage goes there if none does yet); never three side by side.
-  Those squares are the starting squares of every round.
+- *Free placement* (« Chaque joueur dispose ses pions sur le jeu : un sage dans la cité, les six
+  autres à travers le royaume »): the players lay their sages in turn, Red first, each on an
+  empty square of the kingdom (anywhere in it, the opponent's side included: the seed says
+  "à travers le royaume") or of their own cité, one sage there and only one (the last sage goes
+  there if none does yet); never three side by side. Option ``placement`` "halves" keeps each
+  side in its own half of the kingdom (rows 2-7 for Red, 9-14 for Blue) instead. Those squares
+  are the starting squares of every round.
+- *A match that loops*: the seed gives it no end. Two options, both off by default.
+  ``draw_by_agreement``: the host enters ``AgreeDraw`` (it belongs to no seat) when both
+  players agree, and the match ends drawn. ``repetition``: when the same position comes a third
+  time in a round with the same player to move (the positions are counted from the round's
+  start, after every move, pass or time-up), "round" draws the round: no point, the pieces go
+  back and the round is replayed by the player who started it, as when nobody can move;
+  "match" ends the match drawn. A drawn match has ``Outcome("draw", Reason.DRAW_AGREED)`` or
+  ``Outcome("draw", Reason.REPETITION)``: neither side won, the score stands as it was.
 """
 
 from __future__ import annotations
@@ -44,13 +55,18 @@ from companion.games.sages.moves import (
 )
 from companion.games.sages.state import (
     ACTIONS,
+    DRAW,
+    REPEATS_TO_DRAW,
     SAGES_PER_SIDE,
+    AgreeDraw,
     LastMove,
     MoveSage,
     Options,
     Phase,
     Place,
+    Placement,
     Reason,
+    Repetition,
     SagesState,
     TimeUp,
     position_json,
@@ -72,7 +88,7 @@ class Sages:
         if opts.start is None:
             empty = Position(frozenset(), frozenset(), CENTRE)
             return SagesState(opts, Phase.PLACE, empty, None, Side.RED)
-        return SagesState(opts, Phase.PLAY, opts.start, opts.start, Side.RED)
+        return _round_start(SagesState(opts, Phase.PLAY, opts.start, opts.start, Side.RED))
 
     def options_json(self, state: SagesState) -> JSON:
         return state.options.to_json()
@@ -88,6 +104,9 @@ class Sages:
                     "hourglass": opts.hourglass,
                     "computer": None if opts.computer is None else opts.computer.seat,
                     "first": Side.RED.seat,
+                    "placement": opts.placement.value,
+                    "draw_by_agreement": opts.draw_by_agreement,
+                    "repetition": opts.repetition.value,
                 },
             )
         ]
@@ -118,11 +137,15 @@ class Sages:
     # -- what may be done -----------------------------------------------------------------------
 
     def legal_actions(self, state: SagesState, seat: int | None) -> Iterator[Action]:
+        """What ``seat`` may do now; ``None``, the table as a whole: the agreed draw, when the
+        match allows one."""
+        if seat is None and may_agree_draw(state):
+            yield AgreeDraw()
         if state.phase is Phase.OVER or seat != state.to_move.seat:
             return
         side = state.to_move
         if state.phase is Phase.PLACE:
-            for square in sorted(placements(state.position, side)):
+            for square in sorted(placements(state.position, side, _halves(state))):
                 yield Place(seat, Square(square))
             return
         for move in legal_moves(state.position, side):
@@ -141,6 +164,8 @@ class Sages:
             case ResumeHourglass():
                 sand, event = state.sand.resume(_timed_seconds(state), state.to_move.seat)
                 return dataclasses.replace(state, sand=sand), [event]
+            case AgreeDraw():
+                return self._agreed_draw(state)
         after, events = self._act(state, action)
         return dataclasses.replace(after, sand=Sand()), events  # each move has its whole sand
 
@@ -165,13 +190,34 @@ class Sages:
                 return self._next_turn(dataclasses.replace(state, to_move=turn), [event])
         raise IllegalAction("unknown_action", kind=action.kind)
 
+    def _agreed_draw(self, state: SagesState) -> Step:
+        """The players agree to a draw (option ``draw_by_agreement``): the match ends drawn."""
+        if not state.options.draw_by_agreement:
+            raise IllegalAction("sages_no_draw_by_agreement")
+        if state.phase is Phase.PLACE:
+            raise IllegalAction("sages_placing_now")
+        return self._drawn(state, Reason.DRAW_AGREED, [])
+
+    def _drawn(self, state: SagesState, why: Reason, events: list[Event]) -> Step:
+        """The match ends with no winner; the score stands."""
+        events.append(
+            Event(
+                "match_drawn",
+                {"reason": why.value, "round": state.round, "score": list(state.score)},
+            )
+        )
+        return dataclasses.replace(
+            state, phase=Phase.OVER, outcome=Outcome(DRAW, why), sand=Sand()
+        ), events
+
     def _place(self, state: SagesState, square: int) -> Step:
         if state.phase is not Phase.PLACE:
             raise IllegalAction("sages_placement_over")
         side = state.to_move
-        if square not in placements(state.position, side):
+        halves = _halves(state)
+        if square not in placements(state.position, side, halves):
             raise IllegalAction(
-                placement_refusal(state.position, side, square), square=board.name(square)
+                placement_refusal(state.position, side, square, halves), square=board.name(square)
             )
         sages = state.position.sages(side) | {square}
         red, blue = (
@@ -181,8 +227,10 @@ class Sages:
         events = [Event("placed", {"seat": side.seat, "square": board.name(square)})]
         if len(position.red) == len(position.blue) == SAGES_PER_SIDE:
             events.append(Event("round_started", {"round": 1, "first": Side.RED.seat}))
-            return dataclasses.replace(
-                state, phase=Phase.PLAY, position=position, start=position, to_move=Side.RED
+            return _round_start(
+                dataclasses.replace(
+                    state, phase=Phase.PLAY, position=position, start=position, to_move=Side.RED
+                )
             ), events
         return dataclasses.replace(state, position=position, to_move=side.other), events
 
@@ -237,31 +285,46 @@ class Sages:
         assert state.start is not None
         loser = side.other
         events.append(Event("round_started", {"round": state.round + 1, "first": loser.seat}))
-        return dataclasses.replace(
-            state,
-            position=state.start,
-            to_move=loser,
-            first=loser,
-            score=score,
-            round=state.round + 1,
-            moves=0,
-            last=last,
+        return _round_start(
+            dataclasses.replace(
+                state,
+                position=state.start,
+                to_move=loser,
+                first=loser,
+                score=score,
+                round=state.round + 1,
+                moves=0,
+                last=last,
+            )
         ), events
 
     def _next_turn(self, state: SagesState, events: list[Event]) -> Step:
         """Hand the turn over; a player with no legal move passes, and a round where neither
-        can move starts again."""
+        can move starts again. Then, with option ``repetition``, count the position."""
         side = state.to_move
-        if legal_moves(state.position, side):
+        if not legal_moves(state.position, side):
+            events.append(Event("no_move", {"seat": side.seat}))
+            if not legal_moves(state.position, side.other):
+                data = {"round": state.round, "first": state.first.seat}
+                events.append(Event("round_replayed", data))
+                return _replayed(state), events
+            state = dataclasses.replace(state, to_move=side.other)
+        return self._count_position(state, events)
+
+    def _count_position(self, state: SagesState, events: list[Event]) -> Step:
+        """Option ``repetition``: the position now on the board, with the player to move, is
+        seen once more; the third time draws the round (replayed from the starting squares by
+        the player who started it) or the match."""
+        rule = state.options.repetition
+        if rule is Repetition.OFF:
             return state, events
-        events.append(Event("no_move", {"seat": side.seat}))
-        if legal_moves(state.position, side.other):
-            return dataclasses.replace(state, to_move=side.other), events
-        assert state.start is not None
-        events.append(Event("round_replayed", {"round": state.round, "first": state.first.seat}))
-        return dataclasses.replace(
-            state, position=state.start, to_move=state.first, moves=0
-        ), events
+        state = dataclasses.replace(state, seen=(*state.seen, (state.position, state.to_move)))
+        if state.repeats < REPEATS_TO_DRAW:
+            return state, events
+        if rule is Repetition.MATCH:
+            return self._drawn(state, Reason.REPETITION, events)
+        events.append(Event("round_drawn", {"round": state.round, "first": state.first.seat}))
+        return _replayed(state), events
 
     # -- what may be seen -----------------------------------------------------------------------
 
@@ -291,10 +354,21 @@ class Sages:
             "computer": None if opts.computer is None else opts.computer.seat,
             "strength": opts.strength,
             "layout": opts.layout.value,
-            "winner": None if state.outcome is None else Side(state.outcome.winner).seat,
+            "placement": opts.placement.value,
+            "draw_by_agreement": opts.draw_by_agreement,
+            "may_agree_draw": may_agree_draw(state),
+            "repetition": opts.repetition.value,
+            "repeats": state.repeats if state.phase is Phase.PLAY else 0,
+            "repeats_to_draw": REPEATS_TO_DRAW,
+            "winner": None
+            if state.outcome is None or state.drawn
+            else Side(state.outcome.winner).seat,
+            "drawn": state.outcome.reason.value if state.drawn and state.outcome else None,
         }
         if state.phase is Phase.PLACE:
-            view["placements"] = squares_json(sorted(placements(state.position, state.to_move)))
+            view["placements"] = squares_json(
+                sorted(placements(state.position, state.to_move, _halves(state)))
+            )
         elif state.phase is Phase.PLAY:
             view["moves"] = moves_json(legal_moves(state.position, state.to_move), state.to_move)
         return view
@@ -306,6 +380,33 @@ class Sages:
         self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
     ) -> list[Action]:
         return list(actions)  # nothing is hidden in this game
+
+
+def _round_start(state: SagesState) -> SagesState:
+    """A round begins at ``state``: with option ``repetition``, its position is the first
+    seen."""
+    if state.options.repetition is Repetition.OFF:
+        return state
+    return dataclasses.replace(state, seen=((state.position, state.to_move),))
+
+
+def _replayed(state: SagesState) -> SagesState:
+    """The round starts again from the starting squares, by the player who started it, with
+    no point."""
+    assert state.start is not None
+    return _round_start(
+        dataclasses.replace(state, position=state.start, to_move=state.first, moves=0)
+    )
+
+
+def may_agree_draw(state: SagesState) -> bool:
+    """Whether the host may enter an agreed draw now: the option is on and the match is
+    being played."""
+    return state.options.draw_by_agreement and state.phase is Phase.PLAY
+
+
+def _halves(state: SagesState) -> bool:
+    return state.options.placement is Placement.HALVES
 
 
 def _after(position: Position, side: Side, move: Move) -> Position:
@@ -331,8 +432,9 @@ def moves_json(moves: Sequence[Move], side: Side) -> dict[str, Any]:
     return out
 
 
-def placements(position: Position, side: Side) -> set[int]:
-    """Where ``side`` may lay its next sage in free placement."""
+def placements(position: Position, side: Side, halves: bool = False) -> set[int]:
+    """Where ``side`` may lay its next sage in free placement: its own cité (one sage), and
+    the kingdom, or only its half of it with ``halves``."""
     sages = position.sages(side)
     in_cite = bool(sages & cite(side))
     last = len(sages) == SAGES_PER_SIDE - 1
@@ -340,20 +442,22 @@ def placements(position: Position, side: Side) -> set[int]:
     if not in_cite:
         allowed |= cite(side)
     if in_cite or not last:
-        allowed |= board.half(side)
+        allowed |= board.half(side) if halves else board.kingdom()
     return {
         s for s in allowed if not position.occupied(s) and not three_side_by_side(sages | {s}, s)
     }
 
 
-def placement_refusal(position: Position, side: Side, square: int) -> str:
+def placement_refusal(position: Position, side: Side, square: int, halves: bool = False) -> str:
     if position.occupied(square):
         return "sages_square_taken"
     sages = position.sages(side)
     if square in cite(side):
         return "sages_cite_taken" if sages & cite(side) else "sages_three_side_by_side"
-    if square not in board.half(side):
+    if halves and square not in board.half(side):
         return "sages_place_in_your_half"
+    if not halves and not board.in_kingdom(square):
+        return "sages_place_in_the_kingdom"
     if not sages & cite(side) and len(sages) == SAGES_PER_SIDE - 1:
         return "sages_last_sage_to_cite"
     return "sages_three_side_by_side"

@@ -56,6 +56,7 @@ from companion.games.sages.state import (
     MoveSage,
     Phase,
     Place,
+    Placement,
     SagesState,
 )
 
@@ -66,7 +67,8 @@ def companion_move(state: SagesState) -> Action | None:
     if side is None or state.phase is Phase.OVER or state.to_move is not side:
         return None
     if state.phase is Phase.PLACE:
-        return Place(side.seat, Square(place(state.position, side)))
+        halves = state.options.placement is Placement.HALVES
+        return Place(side.seat, Square(place(state.position, side, halves)))
     move = choose(state.position, side, state.options.strength)
     if move is None:
         return None
@@ -74,15 +76,16 @@ def companion_move(state: SagesState) -> Action | None:
     return MoveSage(side.seat, Square(move.frm), Square(move.to), fool_to)
 
 
-def place(position: Position, side: Side) -> int:
-    """Free placement: the project's standard squares while they are free, else the first
-    square allowed nearest the centre column."""
-    allowed = placements(position, side)
+def place(position: Position, side: Side, halves: bool = False) -> int:
+    """Free placement: the project's standard squares while they are free, else the square
+    allowed nearest the centre column on the companion's own half (its cité included)."""
+    allowed = placements(position, side, halves)
     standard = STANDARD_RED if side is Side.RED else STANDARD_BLUE
     for name in standard:
         if board.parse(name) in allowed:
             return board.parse(name)
-    return min(allowed, key=lambda s: (abs(board.column(s) - 7), s))
+    own = board.half(side) | cite(side)
+    return min(allowed, key=lambda s: (s not in own, abs(board.column(s) - 7), s))
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from companion.game import Action, IllegalAction, Outcome
 from companion.games.sages import board
@@ -45,8 +45,32 @@ class Layout(enum.Enum):
     CUSTOM = "custom"  # squares given in the options
 
 
+class Placement(enum.Enum):
+    """Where free placement lays the six sages that are not in the cité."""
+
+    KINGDOM = "kingdom"  # the seed: « les six autres à travers le royaume », anywhere in it
+    HALVES = "halves"  # each side in its own half of the kingdom (rows 2-7 Red, 9-14 Blue)
+
+
+class Repetition(enum.Enum):
+    """What the same position coming a third time with the same player to move does (the seed
+    has no end for a match that loops)."""
+
+    OFF = "off"  # nothing: the match goes on
+    ROUND = "round"  # the round is drawn: no point, replayed from the starting squares
+    MATCH = "match"  # the match ends, drawn
+
+
+REPEATS_TO_DRAW = 3  # the same position, the same player to move, this many times
+
+
 class Reason(enum.Enum):
     TARGET_REACHED = "target_reached"
+    DRAW_AGREED = "draw_agreed"  # the host entered the players' agreed draw
+    REPETITION = "repetition"  # option repetition "match": the third repetition
+
+
+DRAW = "draw"  # ``Outcome.winner`` of a drawn match: neither side won
 
 
 @dataclass(frozen=True)
@@ -54,7 +78,10 @@ class Options:
     """``layout``: "standard", "free", or the squares themselves (``{"red": [7 squares],
     "blue": [7 squares], "fool": "h8"}``); ``target``: points that win (5); ``hourglass``:
     seconds per move, or None; ``computer``: the side the companion plays, or None;
-    ``strength``: how hard the companion looks (1 to 4)."""
+    ``strength``: how hard the companion looks (1 to 4); ``placement``: where free placement
+    puts the six sages out of the cité, "kingdom" (the seed) or "halves"; ``draw_by_agreement``:
+    the host may end the match as a draw the players agree (off); ``repetition``: what a third
+    repetition of a position does, "off", "round" or "match" (off)."""
 
     layout: Layout = Layout.STANDARD
     start: Position | None = None  # the squares, unless the players place them
@@ -62,10 +89,23 @@ class Options:
     hourglass: int | None = None
     computer: Side | None = None
     strength: int = DEFAULT_STRENGTH
+    placement: Placement = Placement.KINGDOM
+    draw_by_agreement: bool = False
+    repetition: Repetition = Repetition.OFF
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> Options:
-        known = {"players", "layout", "target", "hourglass", "computer", "strength"}
+        known = {
+            "players",
+            "layout",
+            "target",
+            "hourglass",
+            "computer",
+            "strength",
+            "placement",
+            "draw_by_agreement",
+            "repetition",
+        }
         unknown = set(data) - known
         if unknown:
             raise IllegalAction("unknown_option", option=sorted(unknown)[0])
@@ -90,6 +130,9 @@ class Options:
             raise IllegalAction(
                 "unknown_option_value", option="computer", value=computer, choices=["red", "blue"]
             )
+        agreed = data.get("draw_by_agreement", False)
+        if not isinstance(agreed, bool):
+            raise IllegalAction("option_not_boolean", option="draw_by_agreement")
         return Options(
             layout,
             start,
@@ -97,6 +140,9 @@ class Options:
             None if data.get("hourglass") is None else _whole(data, "hourglass", 0, HOURGLASS),
             None if computer is None else Side(computer),
             _whole(data, "strength", DEFAULT_STRENGTH, STRENGTHS),
+            _choice(data, "placement", Placement.KINGDOM),
+            agreed,
+            _choice(data, "repetition", Repetition.OFF),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -111,7 +157,27 @@ class Options:
             "hourglass": self.hourglass,
             "computer": None if self.computer is None else self.computer.value,
             "strength": self.strength,
+            "placement": self.placement.value,
+            "draw_by_agreement": self.draw_by_agreement,
+            "repetition": self.repetition.value,
         }
+
+
+E = TypeVar("E", Placement, Repetition)
+
+
+def _choice(data: Mapping[str, Any], key: str, default: E) -> E:
+    """An option taking one of an enum's values, or a refusal naming the allowed ones."""
+    value = data.get(key, default.value)
+    for member in type(default):
+        if value == member.value:
+            return member
+    raise IllegalAction(
+        "unknown_option_value",
+        option=key,
+        value=value,
+        choices=[m.value for m in type(default)],
+    )
 
 
 def _whole(data: Mapping[str, Any], key: str, default: int, allowed: range) -> int:
@@ -217,8 +283,16 @@ class TimeUp(Action):
     seat: int
 
 
+@dataclass(frozen=True)
+class AgreeDraw(Action):
+    """Option ``draw_by_agreement``: both players agree to a draw and the host enters it; the
+    match ends drawn. It belongs to no seat: only the host page sends it."""
+
+    kind: ClassVar[str] = "agree_draw"
+
+
 ACTIONS: dict[str, type[Action]] = {
-    cls.kind: cls for cls in (Place, MoveSage, TimeUp, PauseHourglass, ResumeHourglass)
+    cls.kind: cls for cls in (Place, MoveSage, TimeUp, AgreeDraw, PauseHourglass, ResumeHourglass)
 }
 
 
@@ -258,6 +332,19 @@ class SagesState:
     last: LastMove | None = None
     outcome: Outcome | None = None
     sand: Sand = field(default_factory=Sand)  # the hourglass's pause on this move, if any
+    # option repetition: each position of this round with the player to move then, in order,
+    # from the round's start (empty when the option is off)
+    seen: tuple[tuple[Position, Side], ...] = ()
+
+    @property
+    def repeats(self) -> int:
+        """How many times this round has had the position now on the board with this player to
+        move (the present included); 0 when repetitions are not counted."""
+        return self.seen.count((self.position, self.to_move))
+
+    @property
+    def drawn(self) -> bool:
+        return self.outcome is not None and self.outcome.winner == DRAW
 
     def points(self, side: Side) -> int:
         return self.score[side.seat]
