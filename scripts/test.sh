@@ -3,7 +3,10 @@
 # Installs espeak-ng, alsa-utils (aplay), chromium, chromium-driver, shellcheck and debootstrap
 # (apt; nodejs and npm too where npm is missing), axe-core (npm, into .cache/axe), a virtual
 # environment in .venv with the companion and its test extras, then runs ruff, mypy and pytest.
-# Extra arguments go to pytest.
+# Extra arguments go to pytest. pytest runs in parallel (pytest-xdist): one worker per CPU, at
+# least 2, each test file whole on one worker (--dist loadfile, pyproject.toml); PYTEST_WORKERS=N
+# sets the number of workers, PYTEST_WORKERS=0 (or --pdb) runs every test in one process, and a
+# -n among the arguments wins.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,4 +39,10 @@ fi
 echo "== ruff"; .venv/bin/ruff check .
 echo "== ruff format"; .venv/bin/ruff format --check --quiet .
 echo "== mypy"; .venv/bin/mypy
-echo "== pytest"; .venv/bin/python -m pytest "$@"
+workers="${PYTEST_WORKERS:-$(nproc 2>/dev/null || echo 2)}"
+if [ -z "${PYTEST_WORKERS:-}" ] && [ "$workers" -lt 2 ]; then workers=2; fi
+parallel=(-n "$workers")
+for arg in "$@"; do
+  case "$arg" in --pdb | --trace) parallel=() ;; esac  # a debugger needs one process
+done
+echo "== pytest"; .venv/bin/python -m pytest "${parallel[@]}" "$@"
