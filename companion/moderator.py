@@ -580,7 +580,9 @@ class Table:
                 public_version += changed
                 steps.append(Step(seq, before, action, changed))
         except (IllegalAction, MalformedAction) as exc:
-            log.error("game %s cannot be resumed by this version: %s", entry.id, exc)
+            # the code alone: a refusal's details may quote a secret (an Eleusis rule as typed)
+            why = exc.code if isinstance(exc, IllegalAction) else "a malformed action"
+            log.error("game %s cannot be resumed by this version: %s", entry.id, why)
             words = Catalog(entry.setup.get("language", self.default_language))
             told = words.text("general.resume_failed", game=words.text(f"games.{entry.title}"))
             with self._lock:

@@ -288,3 +288,18 @@ def test_a_game_this_version_cannot_replay_is_set_aside_and_the_companion_starts
     assert table.journal.actions(entry.id) == [{"kind": "end_night"}]  # nothing erased
     table.new_game("resistance", {"players": 5}, NAMES, seed=1)
     assert table.running is not None
+
+
+def test_a_game_set_aside_is_logged_by_its_reason_code_alone(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The log line says why by the refusal's code: its details (the options as journalled, which
+    may hold an Eleusis rule typed by its God) never reach the log."""
+    journal = Journal(tmp_path / "journal.sqlite3")
+    # a rule this version cannot read: its refusal names the word it stumbled on
+    entry = journal.start_game("eleusis", {"players": 4, "rule": "hushword"}, 7, {})
+    journal.close()
+    with caplog.at_level("ERROR"):
+        assert table_at(tmp_path).resume() is False
+    assert f"game {entry.id} cannot be resumed by this version: rule_syntax_error" in caplog.text
+    assert "hushword" not in caplog.text
