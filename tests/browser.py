@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.alert import Alert
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
@@ -232,3 +233,15 @@ def start_game_on_host(
     Select(form.find_element(By.NAME, "players")).select_by_visible_text(str(players))
     Select(form.find_element(By.NAME, "language")).select_by_value(language)
     driver.find_element(By.ID, "start").click()
+
+
+def alert(driver: WebDriver) -> Alert:
+    """The confirmation dialog the page opened (window.confirm), once it is up."""
+
+    def shown(d: WebDriver) -> Alert | None:
+        try:
+            return d.switch_to.alert
+        except NoAlertPresentException:
+            return None
+
+    return wait(driver, shown, "a confirmation dialog")  # type: ignore[no-any-return]

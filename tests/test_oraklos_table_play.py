@@ -32,7 +32,7 @@ from test_oraklos_rules import (
     square,
 )
 
-from companion.game import Action, MalformedAction, action_from_json
+from companion.game import Action, Event, MalformedAction, action_from_json
 from companion.games.oraklos.deck import ANTIPODES_CARDS, WISH_CARDS, canonical
 from companion.games.oraklos.dice import BadDie, Color, Die
 from companion.games.oraklos.state import (
@@ -243,17 +243,23 @@ def test_an_empty_deck_ends_the_game_while_drawing() -> None:
     assert state.outcome is not None and state.outcome.reason is Termination.DECK_EXHAUSTED
 
 
-def test_the_game_ends_when_fewer_cards_are_left_than_the_round_needs() -> None:
+def round_with_a_drawn_pile_of(left: int) -> tuple[OraklosState, list[Event]]:
+    """A round of a drawn deck with ``left`` cards unseen in the pile, in which seat 0 spends its
+    three cards (one claim, two hesitations): it needs three new ones."""
     state = draw_for_everyone(table_game(2, fills="unseen", deck="drawn"), (RYBK, "RRRR", "KKKK"))
     in_hands = {c for h in state.hands for c in h}
     others = tuple(c for c in WISH_CARDS if c not in in_hands)
-    state = dataclasses.replace(state, discards=others[:-2])  # two cards are left unseen
-    assert GAME.public_view(state)["deck"] == 2
+    state = dataclasses.replace(state, discards=others[:-left])
+    assert GAME.public_view(state)["deck"] == left
     state = thrown_square(state)
     state, _ = play(
         state, TakeMarker(0, 3, RYBK), TakeMarker(0, 2, "RRRR"), TakeMarker(0, 1, "KKKK")
     )
-    state, events = play(state, Claim(0, (0, 1, 2, 3)), Hesitate(0), Hesitate(0))
+    return play(state, Claim(0, (0, 1, 2, 3)), Hesitate(0), Hesitate(0))
+
+
+def test_the_game_ends_when_fewer_cards_are_left_than_the_round_needs() -> None:
+    state, events = round_with_a_drawn_pile_of(2)
     assert kinds(events)[-4:] == ["first_player", "round_started", "deck_exhausted", "game_over"]
     assert state.outcome is not None and state.outcome.reason is Termination.DECK_EXHAUSTED
 
@@ -262,20 +268,11 @@ def test_a_drawn_pile_emptied_by_the_cards_needed_is_exhausted_and_the_game_ends
     """« Si la pioche de cartes est épuisée, la partie finit immédiatement. »: with exactly the
     cards the round needs left, drawing them exhausts the pile; the companion ends the game at
     once, without asking for the cards."""
-    state = draw_for_everyone(table_game(2, fills="unseen", deck="drawn"), (RYBK, "RRRR", "KKKK"))
-    in_hands = {c for h in state.hands for c in h}
-    others = tuple(c for c in WISH_CARDS if c not in in_hands)
-    state = dataclasses.replace(state, discards=others[:-3])  # three cards are left unseen
-    assert GAME.public_view(state)["deck"] == 3
-    state = thrown_square(state)
-    state, _ = play(
-        state, TakeMarker(0, 3, RYBK), TakeMarker(0, 2, "RRRR"), TakeMarker(0, 1, "KKKK")
-    )
-    state, events = play(state, Claim(0, (0, 1, 2, 3)), Hesitate(0), Hesitate(0))
+    state, events = round_with_a_drawn_pile_of(3)
     assert kinds(events)[-4:] == ["first_player", "round_started", "deck_exhausted", "game_over"]
     assert "draw_started" not in kinds(events)
     assert state.outcome is not None and state.outcome.reason is Termination.DECK_EXHAUSTED
-    refused(state, DrawCards(0, others[-3:]), "game_over")
+    refused(state, DrawCards(0, tuple(unseen_cards(state))), "game_over")
 
 
 def test_a_round_in_which_nobody_needs_a_card_has_no_draw() -> None:

@@ -366,18 +366,7 @@ class Rig:
 
     def hold(self, seat: int, until: Callable[[], bool]) -> None:
         """Hold A down until gpiozero reports it held (and the table has answered)."""
-        pin = self.pin(seat, A)
-        self.clock.advance(0.5)
-        pin.drive_low()
-        deadline = time.monotonic() + 5
-        while not any(p == Press(seat, A, long=True) for p in list(self.presses)):
-            assert time.monotonic() < deadline, "gpiozero never reported the button held"
-            time.sleep(0.02)
-        while not until():
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        self.clock.advance(HOLD + 0.2)
-        pin.drive_high()
+        self.hold_together([seat], until)
 
     def state(self) -> dict[str, Any]:
         state = self.table.snapshot()["state"]

@@ -19,6 +19,7 @@ import test_ostrakon_narration
 import test_sages_games
 from test_oraklos_games import play_game
 from test_oraklos_rules import in_a_line
+from test_resume_thread import Voice
 
 from companion.game import Action, AudienceKind, Event, IllegalAction
 from companion.games.eleusis.cards import Card
@@ -51,30 +52,10 @@ from companion.games.sand import PauseHourglass
 from companion.journal import Journal
 from companion.moderator import RULES, Table
 from companion.narration.catalog import Catalog, eleusis_card_words
-from companion.narration.script import Cue, Line
 from companion.seat_input import Button, Press
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus"]
 NBSP = "\xa0"
-
-
-class Voice:
-    """Speaks at once, in the caller's thread; remembers what it said."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-        for item in items:
-            if isinstance(item, Line):
-                self.say(item.text, lang)
-            elif isinstance(item, Cue):
-                item.callback()
-        if then:
-            then()
 
 
 def never(seconds: float, callback: Callable[[], None]) -> Callable[[], None]:

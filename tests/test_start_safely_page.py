@@ -8,9 +8,7 @@ language chosen for new games is kept across reloads.
 from __future__ import annotations
 
 import pytest
-from browser import new_game_form, open_page, start_game_on_host, text, wait
-from selenium.common.exceptions import NoAlertPresentException
-from selenium.webdriver.common.alert import Alert
+from browser import alert, new_game_form, open_page, start_game_on_host, text, wait
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
@@ -25,16 +23,6 @@ NAMES = ["Adama", "Roslin", "Starbuck", "Apollo", "Boomer"]
 
 def game_id(driver: WebDriver) -> object:
     return driver.execute_script("return snapshot && snapshot.game_id")
-
-
-def alert(driver: WebDriver) -> Alert:
-    def shown(d: WebDriver) -> Alert | None:
-        try:
-            return d.switch_to.alert
-        except NoAlertPresentException:
-            return None
-
-    return wait(driver, shown, "a confirmation dialog")  # type: ignore[no-any-return]
 
 
 def heading(driver: WebDriver) -> str:

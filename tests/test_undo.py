@@ -38,6 +38,13 @@ def offer(table: Table) -> dict[str, Any] | None:
     return undo
 
 
+def offered(table: Table) -> str:
+    """The words of what the host may take back now (something must be offered)."""
+    undo = offer(table)
+    assert undo is not None, "nothing is offered to take back"
+    return str(undo["what"])
+
+
 def take_back(table: Table) -> None:
     undo = offer(table)
     assert undo is not None, "nothing is offered to take back"
@@ -188,7 +195,7 @@ def test_twin_games_whose_identities_differ_show_the_same_undo(tmp_path: Path) -
 def test_in_french_the_host_is_told_in_french(tmp_path: Path) -> None:
     table = started(tmp_path, language="fr")
     table.submit(ProposeSquad(DAN, (ADA, BEA)))
-    assert offer(table)["what"] == "la validation de l'escadron Ada et Bea"  # type: ignore[index]
+    assert offered(table) == "la validation de l'escadron Ada et Bea"
     take_back(table)
     assert (
         "L'hôte a annulé la validation de l'escadron Ada et Bea." in table.snapshot()["narration"]
@@ -224,7 +231,7 @@ def test_ostrakon_a_question_asked_before_any_tesson_is_laid_can_be_taken_back(
     asker = running.game.public_view(running.state)["asker"]
     before = running.state
     table.submit(Ask(asker))
-    assert offer(table)["what"] == f"{NAMES[asker]}'s question"  # type: ignore[index]
+    assert offered(table) == f"{NAMES[asker]}'s question"
     take_back(table)
     assert running.state == before
     table.submit(Ask(asker))
@@ -234,6 +241,12 @@ def test_ostrakon_a_question_asked_before_any_tesson_is_laid_can_be_taken_back(
 
 
 # -- Oraklos: a mis-entered die, a throw read wrong ------------------------------------------------
+
+
+# the four dice of seat 0's card on a square, the rest of the sixteen far below
+SQUARE_THROWN = ThrowDice.of(
+    layout(SIXTEEN, square((Color.RED, Color.YELLOW, Color.BLUE, Color.BLACK)))
+)
 
 
 def oraklos(tmp_path: Path) -> Table:
@@ -251,26 +264,22 @@ def test_oraklos_a_die_corrected_wrongly_and_the_throw_itself_can_be_taken_back(
     running = table.running
     assert running is not None
     filled = running.state
-    table.submit(
-        ThrowDice.of(layout(SIXTEEN, square((Color.RED, Color.YELLOW, Color.BLUE, Color.BLACK))))
-    )
+    table.submit(SQUARE_THROWN)
     thrown = running.state
     table.submit(CorrectDie(0, Color.BLUE, False))
-    assert offer(table)["what"] == "the last correction of a die"  # type: ignore[index]
+    assert offered(table) == "the last correction of a die"
     take_back(table)
     assert running.state == thrown
-    assert offer(table)["what"] == "the throw as it was read"  # type: ignore[index]
+    assert offered(table) == "the throw as it was read"
     take_back(table)
     assert running.state == filled
 
 
 def test_oraklos_a_marker_laid_on_the_wrong_card_can_be_taken_back(tmp_path: Path) -> None:
     table = oraklos(tmp_path)
-    table.submit(
-        ThrowDice.of(layout(SIXTEEN, square((Color.RED, Color.YELLOW, Color.BLUE, Color.BLACK))))
-    )
+    table.submit(SQUARE_THROWN)
     table.submit(TakeMarker(0, 3, RYBK))
-    assert offer(table)["what"] == "Ada's marker"  # type: ignore[index]
+    assert offered(table) == "Ada's marker"
     running = table.running
     assert running is not None
     searching = running.state
@@ -283,9 +292,7 @@ def test_oraklos_a_claim_is_never_taken_back(tmp_path: Path) -> None:
     from companion.games.oraklos.state import EndSearch
 
     table = oraklos(tmp_path)
-    table.submit(
-        ThrowDice.of(layout(SIXTEEN, square((Color.RED, Color.YELLOW, Color.BLUE, Color.BLACK))))
-    )
+    table.submit(SQUARE_THROWN)
     table.submit(TakeMarker(0, 3, RYBK))
     table.submit(EndSearch())
     table.submit(Claim(0, (0, 1, 2, 3)))
@@ -305,11 +312,11 @@ def test_night_a_score_written_wrongly_and_the_dice_read_can_be_taken_back(
     table.submit(WriteScore(1, 0, 12))
     written = running.state
     table.submit(WriteScore(1, 0, 21))
-    assert offer(table)["what"] == "the last score written"  # type: ignore[index]
+    assert offered(table) == "the last score written"
     take_back(table)
     assert running.state == written
     table.submit(ReadDice((PipDie(4), PipDie(6))))
-    assert offer(table)["what"] == "the dice as they were read"  # type: ignore[index]
+    assert offered(table) == "the dice as they were read"
     take_back(table)
     assert running.state == written
 
@@ -334,7 +341,7 @@ def test_sages_a_players_move_can_be_taken_back_the_companions_is_not(tmp_path: 
     assert running is not None
     start = running.state
     table.submit(MoveSage(0, Square.from_json("d3"), Square.from_json("d5")))
-    assert offer(table)["what"] == "Ada's move"  # type: ignore[index]
+    assert offered(table) == "Ada's move"
     take_back(table)
     assert running.state == start
     thinking.clear()  # what the companion had begun to think of that move is dropped

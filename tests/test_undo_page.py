@@ -4,9 +4,7 @@ asks first, and takes back that one action; the public page never shows the offe
 
 from __future__ import annotations
 
-from browser import Player, open_page, wait
-from selenium.common.exceptions import NoAlertPresentException
-from selenium.webdriver.common.alert import Alert
+from browser import Player, alert, open_page, wait
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import Server
@@ -15,16 +13,6 @@ from companion.narration.catalog import Catalog
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve"]
 EN = Catalog("en", NAMES)
-
-
-def alert(driver: WebDriver) -> Alert:
-    def shown(d: WebDriver) -> Alert | None:
-        try:
-            return d.switch_to.alert
-        except NoAlertPresentException:
-            return None
-
-    return wait(driver, shown, "a confirmation dialog")  # type: ignore[no-any-return]
 
 
 def undo_shown(driver: WebDriver) -> bool:

@@ -389,23 +389,26 @@ const Ostrakon = (() => {
     $("os-contest-hint").textContent = claimants.length
       ? t("os_contest_with", { claimants: nameList(claimants) })
       : t("os_contest_hint");
-    $("os-contest-choices").replaceChildren(...contenders.map((seat) => {
-      const chosen = pick.contest.includes(seat);
-      const button = el("button", "choice os-name-choice os-contest-choice" + (chosen ? " chosen" : ""), seatName(seat));
-      button.type = "button";
-      button.id = "os-contest-" + seat;
-      button.dataset.seat = seat;
-      button.setAttribute("aria-pressed", chosen ? "true" : "false");
-      button.addEventListener("click", () => {
+    $("os-contest-choices").replaceChildren(...contenders.map((seat) =>
+      seatChoice(seat, "os-contest-", "os-name-choice os-contest-choice", pick.contest.includes(seat), () => {
         const at = pick.contest.indexOf(seat);
         if (at >= 0) pick.contest.splice(at, 1);
         else pick.contest.push(seat);
         $("os-disciple-error").textContent = "";
         renderBoard(snap);
-      });
-      return button;
-    }));
+      })));
     $("os-contest-send").disabled = !pick.contest.length || claimants.length + pick.contest.length < 2;
+  }
+
+  // A seat the host picks or unpicks (the philosophers named, the claimants of a contest).
+  function seatChoice(seat, idPrefix, className, chosen, onClick) {
+    const button = el("button", "choice " + className + (chosen ? " chosen" : ""), seatName(seat));
+    button.type = "button";
+    button.id = idPrefix + seat;
+    button.dataset.seat = seat;
+    button.setAttribute("aria-pressed", chosen ? "true" : "false");
+    button.addEventListener("click", onClick);
+    return button;
   }
 
   function renderNamePanel(s, asker) {
@@ -414,16 +417,7 @@ const Ostrakon = (() => {
     $("os-name-title").textContent = t("os_name_title", { seat: asker, count: k });
     $("os-name-choices").replaceChildren(...Array.from({ length: s.players }, (_, seat) => seat)
       .filter((seat) => seat !== s.asker)
-      .map((seat) => {
-        const chosen = pick.named.includes(seat);
-        const button = el("button", "choice os-name-choice" + (chosen ? " chosen" : ""), seatName(seat));
-        button.type = "button";
-        button.id = "os-name-" + seat;
-        button.dataset.seat = seat;
-        button.setAttribute("aria-pressed", chosen ? "true" : "false");
-        button.addEventListener("click", () => toggleNamed(seat));
-        return button;
-      }));
+      .map((seat) => seatChoice(seat, "os-name-", "os-name-choice", pick.named.includes(seat), () => toggleNamed(seat))));
     $("os-name-picked").textContent = t("os_name_picked", { count: pick.named.length, needed: k });
     $("os-name-send").disabled = pick.named.length !== k;
   }
