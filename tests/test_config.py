@@ -79,7 +79,7 @@ def test_an_unknown_key_is_refused_at_its_line(text: str, line: int, hint: str) 
         ("[buttons]\npairs = [[4, 17], [40, 22]]\n", 2, "BCM numbers 2 to 27"),
         ("[buttons]\npairs = [[4, 17], [22]]\n", 2, "a pair of pin numbers [A, B]"),
         ('[buttons]\npin_factory = "magic"\n', 2, "auto, mock, native"),
-        ('[voice]\nengine = "loud"\n', 2, "auto, pyttsx3, console"),
+        ('[voice]\nengine = "loud"\n', 2, "auto, piper, pyttsx3, console"),
         ("[narration.pauses]\nintro = -1\n", 2, "0 to 120 seconds"),
         ('[narration.pauses]\nintro = "long"\n', 2, "a number of seconds"),
         ("language = \n", 1, "not valid TOML"),

@@ -1,4 +1,5 @@
-"""Speech engines. ``Pyttsx3Speech`` drives espeak-ng through pyttsx3; ``ConsoleSpeech`` prints.
+"""Speech engines. ``Pyttsx3Speech`` drives espeak-ng through pyttsx3; ``ConsoleSpeech`` prints;
+Piper, the natural voice, is in ``voice.piper_speech`` and falls back on espeak-ng.
 
 pyttsx3 2.99 drops utterances queued before ``runAndWait`` (its issues #402, #419, #440), so
 this speaks exactly one utterance per ``runAndWait``, always from the thread that created the
@@ -12,6 +13,7 @@ import io
 import logging
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
@@ -133,22 +135,43 @@ def has_sound_card() -> bool:
     return bool(cards.strip()) and "no soundcards" not in cards
 
 
-def choose_speech(preference: str = "auto", rate: int = 165) -> tuple[Speech, str | None]:
-    """The engine to narrate with, and a warning to show once if speech is not available."""
+def espeak_or_console(rate: int = 165) -> Speech:
+    """espeak-ng if it runs here, else the console (Piper's fallback)."""
+    try:
+        return Pyttsx3Speech(rate)
+    except SpeechUnavailable as exc:
+        log.warning("espeak-ng does not run (%s): lines Piper cannot say are printed", exc)
+        return ConsoleSpeech()
+
+
+def choose_speech(
+    preference: str = "auto",
+    rate: int = 165,
+    natural: Callable[[Callable[[], Speech], bool], Speech | None] | None = None,
+) -> tuple[Speech, str | None]:
+    """The engine to narrate with, and a warning to show once if speech is not available.
+
+    ``natural(fallback, required)`` opens Piper with the voices installed (``fallback``: the
+    engine for what it cannot say); it gives None when no voice is installed and Piper is not
+    ``required`` ("auto": espeak-ng then speaks everything, as before Piper)."""
     if preference == "console":
         return ConsoleSpeech(), None
     try:
         if sys.platform.startswith("linux"):
             if shutil.which("aplay") is None:
                 raise SpeechUnavailable(
-                    "espeak-ng plays through aplay, which is missing: sudo apt install alsa-utils"
+                    "the voice plays through aplay, which is missing: sudo apt install alsa-utils"
                 )
             if not has_sound_card():
                 raise SpeechUnavailable(
                     "no sound card was found: plug in a speaker (or a USB sound card) and restart"
                 )
+        if natural is not None and preference in ("auto", "piper"):
+            engine = natural(lambda: espeak_or_console(rate), preference == "piper")
+            if engine is not None:
+                return engine, None
         return Pyttsx3Speech(rate), None
     except SpeechUnavailable as exc:
-        if preference == "pyttsx3":
+        if preference in ("pyttsx3", "piper"):
             raise
         return ConsoleSpeech(), str(exc)

@@ -58,6 +58,11 @@ def _load(lang: str) -> dict[str, str]:
     return flat
 
 
+@cache
+def _fixed(lang: str) -> frozenset[str]:
+    return frozenset(text for text in _load(lang).values() if "{" not in text)
+
+
 _BEFORE_PUNCTUATION = re.compile(r"[ \u202f]+([:;?!»])")
 
 
@@ -80,6 +85,11 @@ class Catalog:
     @staticmethod
     def keys(lang: str) -> dict[str, str]:
         return dict(_load(lang))
+
+    @staticmethod
+    def fixed_lines(lang: str) -> frozenset[str]:
+        """Every sentence of the language whose words never change (no placeholder)."""
+        return _fixed(lang)
 
     def has(self, key: str) -> bool:
         return key in _load(self.lang)
