@@ -379,6 +379,8 @@ def _check_config(args: argparse.Namespace) -> int:
         f"  voice: {config.speech}, {config.speech_rate} words/min; night pauses (s): "
         + ", ".join(f"{k} {v:g}" for k, v in config.pauses.items())
     )
+    voices = ", ".join(f"{lang} {choice}" for lang, choice in config.piper_voices.items())
+    print(f"  Piper voices: {voices} (in {config.voices_folder})")
     camera = config.camera
     calibration = camera.calibration or "none (readings in pixels)"
     colors = camera.colors or "the usual ones (no colour check)"

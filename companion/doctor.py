@@ -662,9 +662,11 @@ def check_speaker(
     play: bool = True,
 ) -> Finding:
     """The configured output among the sound cards, and the test sentence synthesised in the
-    config's language and played with aplay (on ``device``, else the default on that card)."""
+    config's language by the voice the companion speaks it with (Piper, else espeak-ng) and
+    played with aplay (on ``device``, else the default on that card)."""
+    from voice.commands import say_to_wav
     from voice.speech import SpeechUnavailable
-    from voice.wav import write_wav
+    from voice.wav import measure
 
     cards = read_cards(cards_path)
     if not cards:
@@ -681,14 +683,17 @@ def check_speaker(
     with tempfile.TemporaryDirectory(prefix="companion-doctor-") as folder:
         wav = Path(folder) / "test.wav"
         try:
-            loud = write_wav(sentence, config.language, wav, config.speech_rate)
+            engine = say_to_wav(config, sentence, config.language, wav)
+            loud = measure(wav)
         except SpeechUnavailable as exc:
             return fail("speaker", f"no test sentence: {exc}", "sudo apt install espeak-ng")
         if loud.rms <= 0:
             return fail(
                 "speaker",
-                "espeak-ng made a silent test sentence",
-                "sudo apt install --reinstall espeak-ng espeak-ng-data",
+                f"{engine} made a silent test sentence",
+                "sudo apt install --reinstall espeak-ng espeak-ng-data"
+                if engine == "espeak-ng"
+                else "install the voice again: sudo companion voices install",
             )
         if not play:
             return ok("speaker", f"{where}; test sentence made ({loud.seconds:.1f} s), not played")

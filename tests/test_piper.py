@@ -471,6 +471,40 @@ def test_warming_prepares_fixed_lines_after_what_is_to_be_said(
     assert WavCache(tmp_path / "cache").count() == 2
 
 
+def test_a_hushed_line_is_neither_synthesized_nor_played(joe: VoiceFiles) -> None:
+    heard = Heard()
+    speech = piper(heard, {"en": joe})
+    start = threading.Event()
+
+    def make() -> PiperSpeech:
+        assert start.wait(30)
+        return speech
+
+    voice = Narrator(make, sleep=heard.sleep)
+    voice.say("The old game's line.", "en")
+    voice.hush()  # a game replaced by another
+    voice.say(EN_NIGHT, "en")
+    start.set()
+    assert voice.wait_idle(60)
+    voice.close()
+
+    assert heard.of("synthesized") == [EN_NIGHT]
+    assert heard.of("played") == [EN_NIGHT]
+
+
+def test_closing_does_not_wait_for_the_warming(joe: VoiceFiles, tmp_path: Path) -> None:
+    heard = Heard()
+    voice = narrator(piper(heard, {"en": joe}, cache=tmp_path / "cache"), heard)
+    voice.warm(lines_to_warm("en"))
+    voice.say(EN_NIGHT, "en")
+    assert voice.wait_idle(60)
+
+    voice.close()
+
+    assert not voice._preparer.is_alive() and not voice._thread.is_alive()
+    assert heard.of("played") == [EN_NIGHT]
+
+
 def test_the_lines_warmed_begin_with_the_night_in_the_table_language() -> None:
     lines = lines_to_warm("fr")
 
@@ -675,3 +709,26 @@ def test_companion_voices_installs_what_it_can_and_says_what_it_cannot(tmp_path:
     assert listed.returncode == 1
     assert f"en: {JOE}: {tmp_path / 'data' / 'voices' / JOE}.onnx" in listed.stdout
     assert "fr: fr_FR-siwis-medium: not installed (espeak-ng speaks fr)" in listed.stdout
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_table_is_shown_which_language_espeak_ng_speaks_instead(
+    tmp_path: Path, lang: str
+) -> None:
+    from companion.wiring import VoiceTrouble
+
+    journal = Journal(tmp_path / "journal.sqlite3")
+    voice = Narrator(lambda: Heard(), sleep=lambda s: None)
+    table = Table(journal, voice, default_language=lang)
+    trouble = VoiceTrouble()
+    trouble.fallback("fr", "no_voice")  # before the table exists: shown once it does
+    trouble.attach(table)
+    trouble.fallback("en", "failed")
+
+    shown = table.snapshot()["narration"]
+    voice.close()
+    journal.close()
+
+    catalog = Catalog(lang)
+    assert shown.count(catalog.text("general.voice_no_voice_fr")) == 1
+    assert shown.count(catalog.text("general.voice_failed_en")) == 1

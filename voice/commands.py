@@ -3,6 +3,7 @@ warming the cache of fixed lines; and ``companion say`` with the configured voic
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from voice.cache import WavCache
 from voice.speech import Speech, espeak_or_console
 from voice.voices import PINNED, VoiceProblem, download, find_voice, install_voice
 
+log = logging.getLogger(__name__)
 Print = Callable[[str], None]
 HOW_TO_ADD = (
     "add them with: companion voices install (from the internet), or "
@@ -106,7 +108,10 @@ def say_to_wav(config: Config, text: str, lang: str, path: Path) -> str:
     if config.speech in ("auto", "piper"):
         piper = natural_voice(config)(lambda: espeak_or_console(config.speech_rate), False)
     if piper is not None and lang in piper.voices:
-        path.write_bytes(piper.synthesize(piper.voices[lang], text))
-        return f"piper ({piper.voices[lang].name})"
+        try:
+            path.write_bytes(piper.synthesize(piper.voices[lang], text))
+            return f"piper ({piper.voices[lang].name})"
+        except Exception:  # a voice that does not load: as the companion, espeak-ng says it
+            log.exception("Piper could not say it; espeak-ng does")
     Pyttsx3Speech(config.speech_rate).save(text, lang, path)
     return "espeak-ng"
