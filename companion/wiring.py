@@ -353,5 +353,8 @@ def open_dice(config: Config, table: Table, throws: Any) -> Any:
     camera = getattr(throws, "camera", None)
     if camera is not None and isinstance(camera.source, GeneratedThrowSource):
         generated = GeneratedPipSource(0, (config.camera.width, config.camera.height))
-        return DiceDesk(table, ThrowCamera(generated, None), generated=generated)
+        # Seeded as the picture is: which dice a simulated player throws again is repeatable.
+        return DiceDesk(
+            table, ThrowCamera(generated, None), generated=generated, seed=generated.seed
+        )
     return DiceDesk(table, camera)
