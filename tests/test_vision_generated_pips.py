@@ -1,5 +1,5 @@
 """Generated pip dice (vision/synthetic.py ``pip_scene``) and the simulated camera that throws
-them (vision/throws.py ``GeneratedPipSource``).
+them (vision/generated.py ``GeneratedPipSource``).
 
 The pip reader's models were trained on real photos only; generated dice are useful in
 simulation only if it reads them right. Floors are a little below the figures measured with

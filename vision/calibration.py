@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from companion.json_file import read_json
+from vision.arrays import Image, Matrix, Points, f64, u8
 from vision.readings import DieReading, TessonReading
 
 DICTIONARY = cv2.aruco.DICT_4X4_50
@@ -62,7 +63,7 @@ def dictionary() -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(DICTIONARY)
 
 
-def marker_modules(marker_id: int) -> np.ndarray:
+def marker_modules(marker_id: int) -> Image:
     """The marker as a 6×6 array of modules, 1 = black, border included."""
     if not 0 <= marker_id < 50:
         raise ValueError(f"marker id {marker_id}: DICT_4X4_50 has ids 0 to 49")
@@ -70,13 +71,15 @@ def marker_modules(marker_id: int) -> np.ndarray:
     return (image < 128).astype(np.uint8)
 
 
-def marker_image(marker_id: int, side_px: int, quiet_px: int | None = None) -> np.ndarray:
+def marker_image(marker_id: int, side_px: int, quiet_px: int | None = None) -> Image:
     """A marker as a grey image ``side_px`` wide, in a white quiet zone (default one module)."""
     if side_px < MODULES:
         raise ValueError(f"a marker needs at least {MODULES} pixels a side")
     quiet = side_px // MODULES if quiet_px is None else quiet_px
     marker = cv2.aruco.generateImageMarker(dictionary(), marker_id, side_px, borderBits=1)
-    return cv2.copyMakeBorder(marker, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=255)
+    return u8(
+        cv2.copyMakeBorder(marker, quiet, quiet, quiet, quiet, cv2.BORDER_CONSTANT, value=255)
+    )
 
 
 # --- the printable sheet ---------------------------------------------------------------------
@@ -157,7 +160,7 @@ def write_sheet(sheet: Sheet, path: Path | str, dpi: int, what: str) -> Path:
     return path
 
 
-def raster(sheet: Sheet, dpi: float) -> np.ndarray:
+def raster(sheet: Sheet, dpi: float) -> Image:
     """The A4 drawing as a grey image at ``dpi`` (0 ink, 255 paper)."""
     scale = dpi / 25.4
     size = (round(A4_MM[1] * scale), round(A4_MM[0] * scale))
@@ -239,14 +242,14 @@ def _pdf(sheet: Sheet) -> bytes:
 # --- finding the markers and the homography ---------------------------------------------------
 
 
-def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+def detect_markers(image: Image) -> dict[int, Points]:
     """The markers seen in a frame: id → its four corners (4×2, marker's own TL, TR, BR, BL)."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     detector = cv2.aruco.ArucoDetector(dictionary(), parameters)
     corners, ids, _rejected = detector.detectMarkers(grey)
-    found: dict[int, np.ndarray] = {}
+    found: dict[int, Points] = {}
     if ids is None:
         return found
     for marker_corners, marker_id in zip(corners, ids.flatten(), strict=True):
@@ -257,9 +260,7 @@ def detect_markers(image: np.ndarray) -> dict[int, np.ndarray]:
     return found
 
 
-def marker_table_corners(
-    marker_id: int, area_mm: tuple[float, float], marker_mm: float
-) -> np.ndarray:
+def marker_table_corners(marker_id: int, area_mm: tuple[float, float], marker_mm: float) -> Points:
     """Where the marker's four corners (its own TL, TR, BR, BL) lie on the table, in mm."""
     width, height = area_mm
     m = marker_mm
@@ -272,15 +273,15 @@ def marker_table_corners(
 class Calibration:
     """A homography from image pixels to table millimetres, for frames of ``image_size``."""
 
-    homography: np.ndarray
+    homography: Matrix
     area_mm: tuple[float, float]
     marker_mm: float
     image_size: tuple[int, int]
     error_mm: float = 0.0
 
     @property
-    def inverse(self) -> np.ndarray:
-        return np.linalg.inv(self.homography)
+    def inverse(self) -> Matrix:
+        return f64(np.linalg.inv(self.homography))
 
     def to_table(self, x: float, y: float) -> tuple[float, float]:
         """A pixel of the frame → millimetres on the table."""
@@ -298,7 +299,7 @@ class Calibration:
         dx, dy = self.to_table(x, y + 0.5)
         return (math.hypot(bx - ax, by - ay) + math.hypot(dx - cx, dy - cy)) / 2
 
-    def check_frame(self, image: np.ndarray) -> None:
+    def check_frame(self, image: Image) -> None:
         """Refuse a frame of another size than the one calibrated."""
         height, width = image.shape[:2]
         if (width, height) != tuple(self.image_size):
@@ -397,13 +398,13 @@ class Calibration:
             raise CalibrationError(f"{path}: {exc}") from None
 
 
-def _apply(matrix: np.ndarray, x: float, y: float) -> tuple[float, float]:
+def _apply(matrix: Matrix, x: float, y: float) -> tuple[float, float]:
     point = cv2.perspectiveTransform(np.array([[[x, y]]], dtype=np.float64), matrix)
     return float(point[0, 0, 0]), float(point[0, 0, 1])
 
 
 def calibrate(
-    image: np.ndarray,
+    image: Image,
     area_mm: tuple[float, float],
     marker_mm: float = DEFAULT_MARKER_MM,
 ) -> Calibration:
@@ -433,14 +434,13 @@ def calibrate(
             "corners), the marker size, and that each marker lies upright in its own corner"
         )
     img_h, img_w = image.shape[:2]
-    return Calibration(homography, (float(width), float(height)), marker_mm, (img_w, img_h), error)
+    area = (float(width), float(height))
+    return Calibration(f64(homography), area, marker_mm, (img_w, img_h), error)
 
 
-def annotate_calibration(
-    image: np.ndarray, calibration: Calibration, step_mm: float = 100
-) -> np.ndarray:
+def annotate_calibration(image: Image, calibration: Calibration, step_mm: float = 100) -> Image:
     """A copy of the frame with the play area's outline and a grid every ``step_mm``."""
-    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    out = image.copy() if image.ndim == 3 else u8(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR))
     width, height = calibration.area_mm
 
     def line(a: tuple[float, float], b: tuple[float, float], colour: tuple[int, int, int]) -> None:

@@ -32,13 +32,19 @@ import contextlib
 import functools
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from vision.arrays import Image
+from vision.readings import DieReading, TessonReading, UnreadableFrame
+from vision.seats import BadSeatMap, SeatMap
 
-from vision.readings import DieReading, UnreadableFrame
+if TYPE_CHECKING:
+    from vision.calibration import Calibration
+
+DieReader = Callable[[Image], Sequence[DieReading]]
+TessonReader = Callable[[Image, SeatMap | None], Sequence[TessonReading]]
 
 REFEREE_FIELDS = ("x", "y", "size", "angle", "color", "hole")
 
@@ -47,7 +53,7 @@ class CommandError(Exception):
     """Something the command cannot use; the message says what to fix (exit status 2)."""
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``vision`` command to the ``companion`` command's subparsers."""
     vision = sub.add_parser("vision", help="the overhead camera: read dice, tessons, calibrate")
     commands = vision.add_subparsers(dest="vision_command", metavar="COMMAND", required=True)
@@ -185,7 +191,6 @@ def run(args: argparse.Namespace) -> int:
     }[args.vision_command]
     from vision.calibration import CalibrationError
     from vision.color_check import ColorCheckError
-    from vision.seats import BadSeatMap
 
     refused = (CommandError, UnreadableFrame, CalibrationError, ColorCheckError, BadSeatMap)
     try:
@@ -201,36 +206,73 @@ def _message(exc: BaseException) -> str:
     return str(exc)
 
 
-def _image(path: Path) -> np.ndarray:
+def _image(path: Path) -> Image:
     from vision.sources import read_image
 
     return read_image(path)
 
 
-def _reader(module: str, name: str) -> Callable[..., Any]:
-    """A reader's function, imported only when a command needs it."""
-    import importlib
-
+@contextlib.contextmanager
+def _installed(module: str, name: str) -> Iterator[None]:
+    """Around the import of a reader's function (imported only when a command needs it): a
+    ``CommandError`` when ``vision.<module>`` or the function is not in this companion."""
     try:
-        imported = importlib.import_module(f"vision.{module}")
+        yield
     except ModuleNotFoundError as exc:
         if exc.name == f"vision.{module}":
             raise CommandError(f"vision.{module} is not installed with this companion") from None
         raise
-    function = getattr(imported, name, None)
-    if not callable(function):
-        raise CommandError(f"vision.{module}.{name} is missing from this companion")
-    return function
+    except ImportError as exc:
+        if exc.name == f"vision.{module}":
+            raise CommandError(f"vision.{module}.{name} is missing from this companion") from None
+        raise
 
 
-def _annotate(path: Path | None, image: np.ndarray, module: str, readings: Sequence[Any]) -> None:
-    if path is None:
-        return
+def _die_reader(kind: str, learned: bool, colors: Path | None = None) -> DieReader:
+    """``dice``'s reader: the learned cube reader, or ``vision.<kind>.read_<kind>``; the
+    hand-tuned cube reader with the palette of the colour check in ``colors``, when given."""
+    if learned:
+        with _installed("cube_net", "read_cubes_net"):
+            from vision.cube_net import read_cubes_net
+        return read_cubes_net
+    if kind == "pips":
+        with _installed("pips", "read_pips"):
+            from vision.pips import read_pips
+        return read_pips
+    with _installed("cubes", "read_cubes"):
+        from vision.cubes import read_cubes
+    if colors is None:
+        return read_cubes
+    from vision.color_check import ColorCheck
+
+    return functools.partial(read_cubes, palette=ColorCheck.load(colors).palette())
+
+
+def _tesson_reader(learned: bool) -> TessonReader:
+    """``tessons``'s reader: the learned one, or the hand-tuned ``vision.tessons``'s."""
+    if learned:
+        with _installed("tesson_net", "read_tessons_net"):
+            from vision.tesson_net import read_tessons_net
+        return read_tessons_net
+    with _installed("tessons", "read_tessons"):
+        from vision.tessons import read_tessons
+    return read_tessons
+
+
+def _annotated_dice(kind: str, image: Image, readings: list[DieReading]) -> Image:
+    """A copy of the photograph with the dice drawn (``vision.<kind>.annotate_<kind>``)."""
+    if kind == "pips":
+        with _installed("pips", "annotate_pips"):
+            from vision.pips import annotate_pips
+        return annotate_pips(image.copy(), readings)
+    with _installed("cubes", "annotate_cubes"):
+        from vision.cubes import annotate_cubes
+    return annotate_cubes(image.copy(), readings)
+
+
+def _write_picture(path: Path, picture: Image) -> None:
     import cv2
 
-    draw = _reader(module, f"annotate_{module}")
-    drawn = draw(image.copy(), list(readings))
-    picture = drawn if isinstance(drawn, np.ndarray) else image
     if not cv2.imwrite(str(path), picture):
         raise CommandError(f"cannot write {path}: use a .png or .jpg name in a folder that exists")
 
@@ -250,19 +292,12 @@ def _dice(args: argparse.Namespace) -> int:
     if calibration is not None:
         calibration.check_frame(image)
     learned = args.kind == "cubes" and args.reader == "learned"
-    read = (
-        _reader("cube_net", "read_cubes_net")
-        if learned
-        else _reader(args.kind, f"read_{args.kind}")
-    )
-    if args.colors is not None:
-        from vision.color_check import ColorCheck
-
-        read = functools.partial(read, palette=ColorCheck.load(args.colors).palette())
+    read = _die_reader(args.kind, learned, args.colors)
     from vision.white_balance import balanced
 
     readings: list[DieReading] = list(read(balanced(image, calibration)))
-    _annotate(args.annotate, image, args.kind, readings)
+    if args.annotate is not None:
+        _write_picture(args.annotate, _annotated_dice(args.kind, image, readings))
     units = "px"
     if calibration is not None:
         readings = [calibration.map_reading(r) for r in readings]
@@ -296,7 +331,7 @@ def _dice(args: argparse.Namespace) -> int:
     return 0
 
 
-def _calibration(path: Path | None) -> Any:
+def _calibration(path: Path | None) -> Calibration | None:
     if path is None:
         return None
     from vision.calibration import Calibration
@@ -345,15 +380,9 @@ def referee_die(reading: DieReading) -> dict[str, Any]:
 def _tessons(args: argparse.Namespace) -> int:
     seats = None
     if args.seats is not None:
-        from vision.seats import SeatMap
-
         seats = SeatMap.load(args.seats)
     image = _image(args.image)
-    read = (
-        _reader("tesson_net", "read_tessons_net")
-        if args.reader == "learned"
-        else _reader("tessons", "read_tessons")
-    )
+    read = _tesson_reader(args.reader == "learned")
     from vision.calibration import CalibrationError, detect_markers
     from vision.tessons import off_the_markers
     from vision.white_balance import balanced
@@ -361,7 +390,10 @@ def _tessons(args: argparse.Namespace) -> int:
     readings = list(read(balanced(image), seats))  # as the tesson desk reads
     with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
         readings = off_the_markers(readings, detect_markers(image))
-    _annotate(args.annotate, image, "tessons", readings)
+    if args.annotate is not None:
+        with _installed("tessons", "annotate_tessons"):
+            from vision.tessons import annotate_tessons
+        _write_picture(args.annotate, annotate_tessons(image.copy(), list(readings)))
     if args.json:
         print(json.dumps({"units": "px", "tessons": [r.to_json() for r in readings]}))
         return 0

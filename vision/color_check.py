@@ -28,6 +28,7 @@ import cv2
 import numpy as np
 
 from companion.json_file import read_json
+from vision.arrays import Image, Mask, Matrix, Points, f64, u8
 from vision.calibration import (
     CHECK_MARKER,
     MODULES,
@@ -160,7 +161,7 @@ def check_card(path: Path | str, dpi: int = 300) -> Path:
     return write_sheet(_card_sheet(), path, dpi, "the colour check card")
 
 
-def card_image(px_per_mm: float) -> np.ndarray:
+def card_image(px_per_mm: float) -> Image:
     """The card alone as printed, grey (0 ink, 255 paper), ``px_per_mm`` pixels a millimetre;
     its pixel (x, y) covers the card's millimetres [x, x + 1) / ``px_per_mm``."""
     page = raster(_card_sheet(), px_per_mm * 25.4)
@@ -197,15 +198,15 @@ def _card_sheet() -> Sheet:
     return sheet
 
 
-def card_to_image(marker: np.ndarray) -> np.ndarray:
+def card_to_image(marker: Points) -> Matrix:
     """The homography from the card's millimetres to the frame, from its marker's corners."""
     x, y = MARKER_AT
     m = CHECK_MARKER_MM
     card = np.array([[x, y], [x + m, y], [x + m, y + m], [x, y + m]], dtype=np.float32)
-    return cv2.getPerspectiveTransform(card, np.asarray(marker, dtype=np.float32))
+    return f64(cv2.getPerspectiveTransform(card, np.asarray(marker, dtype=np.float32)))
 
 
-def read_color_check(image: np.ndarray) -> ColorCheck:
+def read_color_check(image: Image) -> ColorCheck:
     """The colour check in one frame (white-balanced first, as the throws are); raises
     ``ColorCheckError`` saying what to do when the card or a cube is not seen, or a cube is not
     of its box's colour."""
@@ -221,7 +222,7 @@ def read_color_check(image: np.ndarray) -> ColorCheck:
     if white is not None:
         image = white.apply(image)
     paper = _paper_colour(image, to_image)
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
+    hsv = u8(cv2.cvtColor(image, cv2.COLOR_BGR2HSV))
     least_area = 0.3 * (DIE_MM * _px_per_mm(to_image)) ** 2
     faces = {}
     for color, centre in zip(ORDER, BOX_CENTRES, strict=True):
@@ -237,7 +238,7 @@ def read_color_check(image: np.ndarray) -> ColorCheck:
     return ColorCheck(faces)
 
 
-def _px_per_mm(to_image: np.ndarray) -> float:
+def _px_per_mm(to_image: Matrix) -> float:
     """Pixels per millimetre round the card's marker."""
     x, y = MARKER_AT
     pts = np.array([[[x, y]], [[x + CHECK_MARKER_MM, y]], [[x, y + CHECK_MARKER_MM]]], np.float32)
@@ -245,7 +246,7 @@ def _px_per_mm(to_image: np.ndarray) -> float:
     return float((np.linalg.norm(b - a) + np.linalg.norm(c - a)) / (2 * CHECK_MARKER_MM))
 
 
-def _paper_colour(image: np.ndarray, to_image: np.ndarray) -> tuple[int, int, int]:
+def _paper_colour(image: Image, to_image: Matrix) -> tuple[int, int, int]:
     """The card's blank paper (the strip between the boxes and the card's top edge)."""
     xs = np.linspace(MARKER_AT[0] + CHECK_MARKER_MM + 8, CARD_MM[0] - 6, 40)
     ys = np.linspace(4, BOX_CENTRES[0][1] - BOX_MM / 2 - 3, 4)
@@ -259,7 +260,7 @@ def _paper_colour(image: np.ndarray, to_image: np.ndarray) -> tuple[int, int, in
     return int(b), int(g), int(r)
 
 
-def _box_mask(shape: tuple[int, ...], to_image: np.ndarray, centre: tuple[float, float]) -> Any:
+def _box_mask(shape: tuple[int, ...], to_image: Matrix, centre: tuple[float, float]) -> Mask:
     """A box of the card, grown a little (a cube's top face is seen shifted by perspective)."""
     half = BOX_MM / 2 + 3
     cx, cy = centre
@@ -278,16 +279,17 @@ def _box_mask(shape: tuple[int, ...], to_image: np.ndarray, centre: tuple[float,
     return mask.astype(bool)
 
 
-def _largest(mask: np.ndarray) -> np.ndarray | None:
+def _largest(mask: Mask) -> Mask | None:
     opened = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     if n <= 1:
         return None
     biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    return labels == biggest
+    largest: Mask = labels == biggest
+    return largest
 
 
-def _middle(cube: np.ndarray, hsv: np.ndarray) -> Face:
+def _middle(cube: Mask, hsv: Image) -> Face:
     """The middle of the brighter part of a cube (its top face; the hole left out)."""
     hue, sat, val = (hsv[..., i].astype(np.float32) for i in range(3))
     dist = cv2.distanceTransform(cube.astype(np.uint8), cv2.DIST_L2, 3)

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.arrays import FloatImage, Image, f32, u8
 from vision.cubes import check_frame
 from vision.readings import CONFIRM_BELOW, DieReading
 
@@ -64,12 +65,12 @@ DETECT_AT = 0.4  # heat-map peak above which a cube is reported
 SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
 
 
-def _check(image: object) -> np.ndarray:
+def _check(image: object) -> Image:
     """The same checks as ``vision.cubes.read_cubes``."""
     return np.ascontiguousarray(check_frame(image))
 
 
-def space_to_depth(work: np.ndarray) -> np.ndarray:
+def space_to_depth(work: Image) -> FloatImage:
     """H×W×3 uint8 (H, W multiples of 4) → 1×48×H/4×W/4 float32 in 0..1, channel = (dy, dx, c)
     of the pixel in its 4×4 cell. ``tools/train_cubes.py`` does the same in torch."""
     h, w = work.shape[:2]
@@ -77,14 +78,14 @@ def space_to_depth(work: np.ndarray) -> np.ndarray:
     return cells.reshape(1, 48, h // 4, w // 4).astype(np.float32) * np.float32(1 / 255)
 
 
-def working_image(image: np.ndarray, short_side: int = WORK_SHORT_SIDE) -> tuple[np.ndarray, float]:
+def working_image(image: Image, short_side: int = WORK_SHORT_SIDE) -> tuple[Image, float]:
     """The frame at the working scale, padded to multiples of ``PAD``, and that scale."""
     h, w = image.shape[:2]
     scale = short_side / min(h, w)
     ww, wh = max(PAD, round(w * scale)), max(PAD, round(h * scale))
     interp = cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR
-    work = cv2.resize(image, (ww, wh), interpolation=interp)
-    work = cv2.copyMakeBorder(work, 0, -wh % PAD, 0, -ww % PAD, cv2.BORDER_REPLICATE)
+    work = u8(cv2.resize(image, (ww, wh), interpolation=interp))
+    work = u8(cv2.copyMakeBorder(work, 0, -wh % PAD, 0, -ww % PAD, cv2.BORDER_REPLICATE))
     return work, scale
 
 
@@ -96,9 +97,8 @@ def detection_confidence(peak: float, sure_at: float = SURE_AT) -> float:
     return CONFIRM_BELOW + (1.0 - CONFIRM_BELOW) * (peak - sure_at) / (1.0 - sure_at)
 
 
-def sigmoid(x: np.ndarray) -> np.ndarray:
-    out: np.ndarray = 1.0 / (1.0 + np.exp(-x))
-    return out
+def sigmoid(x: FloatImage) -> FloatImage:
+    return f32(1.0 / (1.0 + np.exp(-x)))
 
 
 Centre = tuple[float, float, float, float, int, int]
@@ -106,7 +106,7 @@ Centre = tuple[float, float, float, float, int, int]
 column."""
 
 
-def centres(out: np.ndarray, heat: np.ndarray, detect_at: float, size_at: int) -> list[Centre]:
+def centres(out: FloatImage, heat: FloatImage, detect_at: float, size_at: int) -> list[Centre]:
     """The heat map's peaks above ``detect_at`` (maxima of their 3×3 cells), strongest first,
     each with its log size (channel ``size_at`` of ``out``) and centre offset (the next two);
     a weaker one closer than half a size to a stronger one is dropped (non-maximum
@@ -143,14 +143,14 @@ class CubeNetReader:
         self.last_heat: list[float] = []
         self.last_class_confidence: list[float] = []
 
-    def raw(self, work: np.ndarray) -> np.ndarray:
+    def raw(self, work: Image) -> FloatImage:
         """Network output (OUTPUTS×H/4×W/4) for a working image whose sides are multiples of 16."""
         self.net.setInput(space_to_depth(work))
-        out: np.ndarray = np.asarray(self.net.forward())[0]
+        out: FloatImage = np.asarray(self.net.forward())[0]
         return out
 
     def read(
-        self, image: np.ndarray, *, min_size: float = 12.0, max_size: float = 160.0
+        self, image: Image, *, min_size: float = 12.0, max_size: float = 160.0
     ) -> list[DieReading]:
         img = _check(image)
         work, scale = working_image(img, self.short_side)
@@ -210,7 +210,7 @@ def _default_reader() -> CubeNetReader:
 
 
 def read_cubes_net(
-    image: np.ndarray,
+    image: Image,
     *,
     palette: Palette | None = None,
     min_size: float = 12.0,

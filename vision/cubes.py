@@ -26,11 +26,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import FloatImage, Image, Mask, f32, u8
 from vision.readings import CONFIRM_BELOW, DieReading, UnreadableFrame
+
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
 
 COLORS = ("red", "yellow", "blue", "black")
 DRAW = {
@@ -41,7 +47,7 @@ DRAW = {
 }
 
 
-def check_frame(image: object) -> np.ndarray:
+def check_frame(image: object) -> Image:
     """The frame, if a reader can read it: an 8-bit colour (BGR) image of at least 64×64;
     else ``UnreadableFrame`` saying what is wrong."""
     if not isinstance(image, np.ndarray):
@@ -55,72 +61,72 @@ def check_frame(image: object) -> np.ndarray:
     return image
 
 
-def background(image: np.ndarray) -> np.ndarray:
+def background(image: Image) -> Image:
     """The bare table under the frame's light, at 1/16 scale (uint8 BGR)."""
     h, w = image.shape[:2]
     sw, sh = max(8, w // 16), max(8, h // 16)
-    small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
-    first = cv2.medianBlur(small, 7)
+    small = u8(cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA))
+    first = u8(cv2.medianBlur(small, 7))
     diff = cv2.absdiff(small, first).max(axis=2)
     mask = (diff > 10).astype(np.uint8) * 255
     mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
     if mask.mean() < 160:
-        small = cv2.inpaint(small, mask, 2, cv2.INPAINT_TELEA)
-        small = cv2.medianBlur(small, 5)
+        small = u8(cv2.inpaint(small, mask, 2, cv2.INPAINT_TELEA))
+        small = u8(cv2.medianBlur(small, 5))
     else:
         small = first
     return small
 
 
-def _channel_max(image: np.ndarray) -> np.ndarray:
+def _channel_max(image: Image) -> Image:
     b, g, r = cv2.split(image)
-    return cv2.max(cv2.max(b, g), r)
+    return u8(cv2.max(cv2.max(b, g), r))
 
 
 @dataclass
 class _Planes:
     """Per-pixel measures for the readers (full size)."""
 
-    hue: np.ndarray
-    sat: np.ndarray
-    val: np.ndarray
+    hue: Image
+    sat: Image
+    val: FloatImage
     """Brightness corrected for the light (the table's brightness scaled to its median)."""
-    diff: np.ndarray
+    diff: FloatImage
     """Largest channel difference from the table, light-corrected."""
-    ratio: np.ndarray
+    ratio: FloatImage
     """Brightness over the table's brightness."""
-    table_sat: np.ndarray
+    table_sat: Image
 
 
-def planes(image: np.ndarray) -> _Planes:
+def planes(image: Image) -> _Planes:
     h, w = image.shape[:2]
-    smooth = cv2.blur(image, (3, 3))
+    smooth = u8(cv2.blur(image, (3, 3)))
     table_small = background(smooth)
     level_small = _channel_max(table_small).astype(np.float32) + 1.0
     median = float(np.median(level_small))
     table = cv2.resize(table_small, (w, h), interpolation=cv2.INTER_LINEAR)
-    level = cv2.resize(level_small, (w, h), interpolation=cv2.INTER_LINEAR)
+    level = f32(cv2.resize(level_small, (w, h), interpolation=cv2.INTER_LINEAR))
     gain = median / level
-    hue, sat, val = cv2.split(cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV))
+    hue, sat, val = (u8(plane) for plane in cv2.split(cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)))
     valf = val.astype(np.float32)
-    diff = _channel_max(cv2.absdiff(smooth, table)).astype(np.float32)
+    diff = _channel_max(u8(cv2.absdiff(smooth, table))).astype(np.float32)
     table_sat = cv2.resize(
         cv2.cvtColor(table_small, cv2.COLOR_BGR2HSV)[..., 1], (w, h), interpolation=cv2.INTER_LINEAR
     )
     return _Planes(
         hue=hue,
         sat=sat,
-        val=cv2.multiply(valf, gain),
-        diff=cv2.multiply(diff, gain),
+        val=f32(cv2.multiply(valf, gain)),
+        diff=f32(cv2.multiply(diff, gain)),
         ratio=(valf + 1.0) / level,
-        table_sat=table_sat,
+        table_sat=u8(table_sat),
     )
 
 
 CLASS_CODES = {"red": 1, "yellow": 2, "blue": 3, "black": 4}
 
 
-def _in_hues(hue: np.ndarray, span: tuple[float, float]) -> np.ndarray:
+def _in_hues(hue: npt.NDArray[np.integer], span: tuple[float, float]) -> Mask:
     low, high = span
     if low < 0:
         return (hue <= high) | (hue >= 180 + low)
@@ -160,7 +166,7 @@ class Palette:
 DEFAULT_PALETTE = Palette()
 
 
-def _classes(p: _Planes, palette: Palette = DEFAULT_PALETTE) -> np.ndarray:
+def _classes(p: _Planes, palette: Palette = DEFAULT_PALETTE) -> Image:
     """Each pixel's colour class (``CLASS_CODES``), 0 for the table."""
     hue, sat, val = p.hue, p.sat, p.val
     fg = p.diff > 22
@@ -182,7 +188,7 @@ def _classes(p: _Planes, palette: Palette = DEFAULT_PALETTE) -> np.ndarray:
 
 
 def read_cubes(
-    image: np.ndarray,
+    image: Image,
     *,
     min_size: float = 12.0,
     max_size: float = 160.0,
@@ -237,7 +243,7 @@ def read_cubes(
     return readings
 
 
-def _split(contour: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
+def _split(contour: MatLike, shape: tuple[int, ...]) -> list[MatLike]:
     """The contour, or its pieces when it holds several faces (cut at distance peaks)."""
     area = cv2.contourArea(contour)
     (_, _), (w, h), _ = cv2.minAreaRect(contour)
@@ -276,10 +282,10 @@ def _split(contour: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
 
 
 def _face(
-    contour: np.ndarray,
+    contour: MatLike,
     color: str,
     origin: tuple[int, int],
-    val: np.ndarray,
+    val: FloatImage,
     ref: float,
     min_size: float,
     max_size: float,
@@ -325,7 +331,7 @@ EDGE_BLACK = 3.75
 
 
 def _color_confidence(
-    color: str, hue: np.ndarray, sat: np.ndarray, palette: Palette = DEFAULT_PALETTE
+    color: str, hue: Image, sat: Image, palette: Palette = DEFAULT_PALETTE
 ) -> float:
     """How clearly the face's pixels are of their class (1 = clearly, 0 = on a boundary): a
     face whose median hue is within a few units of its range's end sits between two classes,
@@ -350,7 +356,7 @@ def _ramp(value: float, low: float, high: float) -> float:
 
 
 def _hole(
-    val: np.ndarray, cx: float, cy: float, size: float, angle: float, ref: float
+    val: FloatImage, cx: float, cy: float, size: float, angle: float, ref: float
 ) -> tuple[bool, float]:
     """Whether a dark round hole shows at the face's centre, and how sure."""
     r = max(2, round(0.13 * size))
@@ -395,7 +401,7 @@ def _consistent(readings: list[DieReading]) -> list[DieReading]:
     return out
 
 
-def annotate_cubes(image: np.ndarray, readings: list[DieReading]) -> np.ndarray:
+def annotate_cubes(image: Image, readings: list[DieReading]) -> Image:
     """A copy of the frame with each die outlined in its read colour (a turned square), its hole
     marked with a ring, and flagged dice marked with a magenta '?'."""
     out = image.copy()

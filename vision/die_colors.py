@@ -37,7 +37,9 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import Image, f64
 from vision.pips import _check, read_pips
 from vision.readings import DieReading, UnreadableFrame
 
@@ -78,7 +80,7 @@ _CHROMA_SCALE = 6.0
 _LIGHT_SCALE = 8.0
 
 
-def top_face_lab(frame: np.ndarray, readings: Sequence[DieReading]) -> np.ndarray:
+def top_face_lab(frame: Image, readings: Sequence[DieReading]) -> npt.NDArray[np.float64]:
     """Per reading: the body colour of its top face (L, a, b) and the share of the sampled
     pixels it holds (0.5..1), as an N×4 float array. Raises ``UnreadableFrame`` for a frame the
     pip reader could not read, or a reading whose centre lies outside the frame."""
@@ -94,7 +96,7 @@ def top_face_lab(frame: np.ndarray, readings: Sequence[DieReading]) -> np.ndarra
                 f"{r.size:.0f}: pass the readings of this frame"
             )
         k = SAMPLE_PX / (SAMPLE_SPAN * r.size)
-        m = cv2.getRotationMatrix2D((r.x, r.y), r.angle, k)
+        m = f64(cv2.getRotationMatrix2D((r.x, r.y), r.angle, k))
         m[:, 2] += (SAMPLE_PX / 2 - r.x, SAMPLE_PX / 2 - r.y)
         patches.append(
             cv2.warpAffine(
@@ -110,7 +112,7 @@ def top_face_lab(frame: np.ndarray, readings: Sequence[DieReading]) -> np.ndarra
     return _two_means(lab.astype(np.float64))
 
 
-def _two_means(pixels: np.ndarray, rounds: int = 6) -> np.ndarray:
+def _two_means(pixels: npt.NDArray[np.float64], rounds: int = 6) -> npt.NDArray[np.float64]:
     """N×P×3 Lab pixels → N×4 (L, a, b, share) of each die's larger cluster."""
     n = pixels.shape[0]
     body = np.median(pixels, axis=1)
@@ -131,7 +133,8 @@ def _two_means(pixels: np.ndarray, rounds: int = 6) -> np.ndarray:
         )
     share = near_body.mean(axis=1)
     larger = np.where((share >= 0.5)[:, None], body, other)
-    return np.c_[larger, np.maximum(share, 1 - share)]
+    faces: npt.NDArray[np.float64] = np.c_[larger, np.maximum(share, 1 - share)]
+    return faces
 
 
 def name_color(lightness: float, a: float, b: float, share: float = 1.0) -> tuple[str, float]:
@@ -200,12 +203,12 @@ def _coloured_nearby(hue: float, chroma: float, lightness: float) -> float:
     return math.radians(best) * max(chroma, 1.0) / _HUE_SCALE if best < math.inf else 1.0
 
 
-def die_colors(frame: np.ndarray, readings: Sequence[DieReading]) -> list[tuple[str, float]]:
+def die_colors(frame: Image, readings: Sequence[DieReading]) -> list[tuple[str, float]]:
     """``die_color`` for every reading of one frame, at once (faster for many dice)."""
     return [name_color(*row) for row in top_face_lab(frame, readings).tolist()]
 
 
-def die_color(frame: np.ndarray, reading: DieReading) -> tuple[str, float]:
+def die_color(frame: Image, reading: DieReading) -> tuple[str, float]:
     """The body colour of the die's top face (one of ``DIE_COLORS``; its pips are ignored) and
     a confidence 0..1. ``reading`` is a reading of this frame (pixels), e.g. from ``read_pips``.
 
@@ -214,7 +217,7 @@ def die_color(frame: np.ndarray, reading: DieReading) -> tuple[str, float]:
     return die_colors(frame, [reading])[0]
 
 
-def read_pips_in_color(frame: np.ndarray) -> list[DieReading]:
+def read_pips_in_color(frame: Image) -> list[DieReading]:
     """``read_pips`` with each reading's ``color`` set (one of ``DIE_COLORS``); values,
     places and confidences are the pip reader's. Raises ``UnreadableFrame`` as it does."""
     image = _check(frame)

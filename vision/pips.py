@@ -50,6 +50,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.arrays import FloatImage, Image, f32, f64, u8
 from vision.readings import CONFIRM_BELOW, DieReading, UnreadableFrame
 
 __all__ = ["CONFIRM_BELOW", "PipReader", "annotate_pips", "read_pips"]
@@ -67,7 +68,7 @@ _WARN = (0, 140, 255)
 _OK = (40, 200, 40)
 
 
-def _check(image: object) -> np.ndarray:
+def _check(image: object) -> Image:
     if not isinstance(image, np.ndarray):
         raise UnreadableFrame(f"not an image array: {type(image).__name__}")
     if image.dtype != np.uint8:
@@ -85,7 +86,7 @@ def _check(image: object) -> np.ndarray:
     return np.ascontiguousarray(image)
 
 
-def space_to_depth(work: np.ndarray) -> np.ndarray:
+def space_to_depth(work: Image) -> FloatImage:
     """H×W×3 uint8 (H, W multiples of 4) → 1×48×H/4×W/4 float32 in 0..1, channel = (dy, dx, c)
     of the pixel in its 4×4 cell. ``tools/train_pips.py`` does the same in torch."""
     h, w = work.shape[:2]
@@ -93,20 +94,20 @@ def space_to_depth(work: np.ndarray) -> np.ndarray:
     return cells.reshape(1, 48, h // 4, w // 4).astype(np.float32) * np.float32(1 / 255)
 
 
-def value_crop(
-    image: np.ndarray, x: float, y: float, size: float, angle: float = 0.0
-) -> np.ndarray:
+def value_crop(image: Image, x: float, y: float, size: float, angle: float = 0.0) -> Image:
     """VALUE_PX×VALUE_PX crop of the die at (x, y) of side ``size`` (frame pixels), turned by
     ``angle``; what the value network reads (``tools/train_pips.py`` cuts its samples alike)."""
     k = VALUE_PX / (VALUE_SPAN * size)
-    m = cv2.getRotationMatrix2D((x, y), angle, k)
+    m = f64(cv2.getRotationMatrix2D((x, y), angle, k))
     m[:, 2] += (VALUE_PX / 2 - x, VALUE_PX / 2 - y)
-    return cv2.warpAffine(
-        image, m, (VALUE_PX, VALUE_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    return u8(
+        cv2.warpAffine(
+            image, m, (VALUE_PX, VALUE_PX), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
     )
 
 
-def views(crops: np.ndarray, count: int = VALUE_VIEWS) -> np.ndarray:
+def views(crops: Image, count: int = VALUE_VIEWS) -> Image:
     """N×H×W×3 crops → N×count×H×W×3: each crop as it is, turned by 180° (count 2), by 90°, 180°
     and 270° (4), and the mirror images of these 4 (8). The pips on a die's top face are as many
     in every one of them."""
@@ -119,11 +120,11 @@ def views(crops: np.ndarray, count: int = VALUE_VIEWS) -> np.ndarray:
     return np.stack(out, axis=1)
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-x))
+def _sigmoid(x: FloatImage) -> FloatImage:
+    return f32(1.0 / (1.0 + np.exp(-x)))
 
 
-def _angle(image: np.ndarray, x: float, y: float, size: float) -> float:
+def _angle(image: Image, x: float, y: float, size: float) -> float:
     """Rotation (0..90°) of the die's outline around (x, y); 0 when unclear."""
     half = int(0.75 * size) + 2
     x0, y0 = int(x) - half, int(y) - half
@@ -131,11 +132,13 @@ def _angle(image: np.ndarray, x: float, y: float, size: float) -> float:
         return 0.0
     patch = image[y0 : y0 + 2 * half, x0 : x0 + 2 * half]
     k = 32.0 / (2 * half)
-    patch = cv2.resize(patch, (32, 32), interpolation=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR)
+    interpolation = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    patch = u8(cv2.resize(patch, (32, 32), interpolation=interpolation))
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     ring = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     d = np.sqrt(((lab - np.median(ring, axis=0)) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
-    d8 = cv2.normalize(d, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)
+    # OpenCV makes the result when dst is None; its stubs want a dst array.
+    d8 = cv2.normalize(d, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)  # type: ignore[call-overload]
     _, mask = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, lbl = cv2.connectedComponents(mask, connectivity=4)
@@ -169,12 +172,13 @@ class PipReader:
         self.value_views = value_views
         self.last_heat: list[float] = []  # heat-map peak of each reading of the last frame
 
-    def raw(self, work: np.ndarray) -> np.ndarray:
+    def raw(self, work: Image) -> FloatImage:
         """Network output (10×H/4×W/4) for a working image whose sides are multiples of 8."""
         self.net.setInput(space_to_depth(work))
-        return np.asarray(self.net.forward())[0]
+        out: FloatImage = np.asarray(self.net.forward())[0]
+        return out
 
-    def value_probs(self, crops: list[np.ndarray]) -> np.ndarray:
+    def value_probs(self, crops: list[Image]) -> FloatImage:
         """N×7 probabilities (1-6 pips, not a die) of VALUE_PX² crops (``value_crop``): the mean
         of the value network's softmax over ``value_views`` views of each crop (``views``), all
         views of all crops in one forward pass."""
@@ -185,16 +189,17 @@ class PipReader:
         logits = np.asarray(self.values.forward()).reshape(n, k, 7)
         p = np.exp(logits - logits.max(axis=2, keepdims=True))
         p /= p.sum(axis=2, keepdims=True)
-        return p.mean(axis=1)
+        probabilities: FloatImage = p.mean(axis=1)
+        return probabilities
 
-    def detect(self, image: np.ndarray) -> tuple[np.ndarray, float, list[tuple[float, ...]]]:
+    def detect(self, image: Image) -> tuple[Image, float, list[tuple[float, ...]]]:
         """(working image, its scale, candidates (x, y, size, heat peak) at the working scale)."""
         h, w = image.shape[:2]
         scale = WORK_SHORT_SIDE / min(h, w)
         ww, wh = max(8, round(w * scale)), max(8, round(h * scale))
         interp = cv2.INTER_AREA if scale < 0.35 else cv2.INTER_LINEAR
-        work = cv2.resize(image, (ww, wh), interpolation=interp)
-        work = cv2.copyMakeBorder(work, 0, -wh % 8, 0, -ww % 8, cv2.BORDER_REPLICATE)
+        work = u8(cv2.resize(image, (ww, wh), interpolation=interp))
+        work = u8(cv2.copyMakeBorder(work, 0, -wh % 8, 0, -ww % 8, cv2.BORDER_REPLICATE))
         out = self.raw(work)
         heat = _sigmoid(out[0])
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.detect_at)
@@ -210,7 +215,7 @@ class PipReader:
             kept.append((x, y, size, float(heat[cy, cx])))
         return work, scale, kept
 
-    def read(self, image: np.ndarray) -> list[DieReading]:
+    def read(self, image: Image) -> list[DieReading]:
         img = _check(image)
         h, w = img.shape[:2]
         work, scale, kept = self.detect(img)
@@ -268,7 +273,7 @@ def _default_reader() -> PipReader:
     return PipReader()
 
 
-def read_pips(image: np.ndarray) -> list[DieReading]:
+def read_pips(image: Image) -> list[DieReading]:
     """Every pip die seen in a BGR frame (any size): centre, side and angle (0..90°) of the die
     from above, in the frame's pixels; value 1-6; confidence 0..1 (flagged below
     ``CONFIRM_BELOW``: an unsure pip count or a weak detection, a die cut by the border).
@@ -280,7 +285,7 @@ def read_pips(image: np.ndarray) -> list[DieReading]:
         return _default_reader().read(img)
 
 
-def annotate_pips(image: np.ndarray, readings: list[DieReading]) -> np.ndarray:
+def annotate_pips(image: Image, readings: list[DieReading]) -> Image:
     """A copy of the frame with each die outlined (rotated square) and its value written;
     flagged readings (confidence below ``CONFIRM_BELOW``) in orange with a question mark."""
     out = _check(image).copy()

@@ -15,6 +15,8 @@ from typing import Any, Literal
 CONFIRM_BELOW = 0.6
 
 Units = Literal["px", "mm"]
+Side = Literal["white", "black"]
+"""The side of a tesson that shows."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class TessonReading:
 
     x: float
     y: float
-    side: Literal["white", "black"]
+    side: Side
     confidence: float
     seat: int | None = None
 

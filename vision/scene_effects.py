@@ -25,7 +25,9 @@ from typing import Protocol
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import Colours, FloatImage, Image, Matrix, Points, f32, u8
 from vision.calibration import MODULES, marker_image
 from vision.color_check import (
     BOX_CENTRES,
@@ -98,10 +100,10 @@ class View(Protocol):
     @property
     def distance(self) -> float: ...
     @property
-    def position(self) -> np.ndarray: ...
-    def project(self, points: np.ndarray) -> np.ndarray: ...
-    def table_homography(self) -> np.ndarray: ...
-    def to_table(self, pixels: np.ndarray) -> np.ndarray: ...
+    def position(self) -> Points: ...
+    def project(self, points: Points) -> Points: ...
+    def table_homography(self) -> Matrix: ...
+    def to_table(self, pixels: Points) -> Points: ...
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,7 +146,7 @@ class Look:
             raise ValueError("white_balance is an error amplitude or three gains (B, G, R) > 0")
 
 
-def _bgr(colour: Sequence[float] | np.ndarray) -> Colour:
+def _bgr(colour: Sequence[float] | Colours) -> Colour:
     b, g, r = (float(c) for c in colour)
     return (b, g, r)
 
@@ -170,7 +172,7 @@ def pi_focal(rng: np.random.Generator, width: int) -> float:
 
 def plastic_bases(
     rng: np.random.Generator, albedo: Mapping[str, Sequence[float]]
-) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+) -> dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]]:
     """Per colour, the saturated reference and this set's faded plastic (one of ``FADED``,
     60-100 % of the way from the reference)."""
     out = {}
@@ -183,7 +185,9 @@ def plastic_bases(
 
 
 def die_plastic(
-    rng: np.random.Generator, plastic: str, bases: tuple[np.ndarray, np.ndarray]
+    rng: np.random.Generator,
+    plastic: str,
+    bases: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
 ) -> Colour:
     """One die's albedo: faded (or, for "mixed", faded or saturated) with its own jitter."""
     faded = plastic == "faded" or (plastic == "mixed" and rng.random() < 0.5)
@@ -192,16 +196,16 @@ def die_plastic(
     return (float(out[0]), float(out[1]), float(out[2]))
 
 
-def illuminant(kelvin: float) -> np.ndarray:
+def illuminant(kelvin: float) -> npt.NDArray[np.float64]:
     """BGR gains of a light of this colour temperature relative to daylight (6500 K = 1, 1, 1),
     at the same brightness (BT.601 luma): Tanner Helland's fit of the black-body colours."""
 
-    def rgb(k: float) -> np.ndarray:
+    def rgb(k: float) -> npt.NDArray[np.float64]:
         t = k / 100
         red = 255.0 if t <= 66 else 329.699 * (t - 60) ** -0.1332
         green = 99.4708 * math.log(t) - 161.1196 if t <= 66 else 288.1222 * (t - 60) ** -0.0755
         blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.5177 * math.log(t - 10) - 305.0448)
-        return np.clip(np.array([blue, green, red]), 1, 255)
+        return np.clip(np.array([blue, green, red], np.float64), 1, 255)
 
     gains = rgb(kelvin) / rgb(6500.0)
     return gains / float(gains @ np.array([0.114, 0.587, 0.299]))
@@ -212,7 +216,7 @@ class Lamp:
     """A round light above the table: centre (mm), radius (mm) and the brightness of its
     mirror image (canvas levels before the light field: above 255 clips)."""
 
-    position: np.ndarray
+    position: Points
     radius: float
     power: float
 
@@ -246,8 +250,8 @@ class Shine:
 
 
 def _mirror(
-    eye: np.ndarray, lamp: np.ndarray, point: np.ndarray, normal: np.ndarray
-) -> tuple[np.ndarray, float] | None:
+    eye: Points, lamp: Points, point: Points, normal: Points
+) -> tuple[Points, float] | None:
     """Where the eye sees the lamp mirrored in the plane (``point``, ``normal``), and the share
     of the lamp's size its image has on the plane; None when the lamp is behind the plane."""
     d_eye, d_lamp = float((eye - point) @ normal), float((lamp - point) @ normal)
@@ -257,7 +261,7 @@ def _mirror(
     return eye + (lamp - 2 * d_lamp * normal - eye) * t, t
 
 
-def _unit(v: np.ndarray) -> np.ndarray:
+def _unit(v: Points) -> Points:
     return v / (float(np.linalg.norm(v)) or 1.0)
 
 
@@ -265,15 +269,13 @@ def _unit(v: np.ndarray) -> np.ndarray:
 # Painting helpers
 
 
-def fill(
-    canvas: np.ndarray, pts: np.ndarray, color: Sequence[float] | np.ndarray, scale: int
-) -> None:
+def fill(canvas: FloatImage, pts: Points, color: Sequence[float] | Colours, scale: int) -> None:
     """A polygon (frame pixels) on the canvas, as ``vision.synthetic`` fills them."""
     fixed = np.round(np.asarray(pts) * scale * 16).astype(np.int32)
     cv2.fillPoly(canvas, [fixed], tuple(float(c) for c in color), cv2.LINE_8, 4)
 
 
-def _roi(pts: np.ndarray, shape: tuple[int, ...], pad: int = 2) -> tuple[int, int, int, int] | None:
+def _roi(pts: Points, shape: tuple[int, ...], pad: int = 2) -> tuple[int, int, int, int] | None:
     x0, y0 = np.floor(pts.min(axis=0)).astype(int) - pad
     x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + pad
     x0, y0, x1, y1 = (
@@ -285,7 +287,7 @@ def _roi(pts: np.ndarray, shape: tuple[int, ...], pad: int = 2) -> tuple[int, in
     return None if x1 <= x0 or y1 <= y0 else (x0, y0, x1, y1)
 
 
-def _mask(pts_canvas: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+def _mask(pts_canvas: Points, box: tuple[int, int, int, int]) -> FloatImage:
     x0, y0, x1, y1 = box
     mask = np.zeros((y1 - y0, x1 - x0), np.float32)
     fixed = np.round((pts_canvas - (x0, y0)) * 16).astype(np.int32)
@@ -293,7 +295,7 @@ def _mask(pts_canvas: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
     return mask
 
 
-def add(canvas: np.ndarray, pts: np.ndarray, value: float | np.ndarray, scale: int) -> None:
+def add(canvas: FloatImage, pts: Points, value: float | Colours, scale: int) -> None:
     """Add light (a level, or BGR levels) inside a polygon (frame pixels)."""
     px = np.asarray(pts) * scale
     box = _roi(px, canvas.shape)
@@ -304,12 +306,13 @@ def add(canvas: np.ndarray, pts: np.ndarray, value: float | np.ndarray, scale: i
     canvas[y0:y1, x0:x1] += mask[..., None] * np.broadcast_to(np.asarray(value, np.float32), (3,))
 
 
-def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> FloatImage:
     """Smooth random field, zero mean, unit-ish amplitude, features about ``scale`` pixels."""
     small = (max(2, int(shape[0] / scale) + 2), max(2, int(shape[1] / scale) + 2))
     field = rng.normal(0, 1, small).astype(np.float32)
-    out = cv2.resize(field, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
-    return out / (out.std() + 1e-6)
+    out = f32(cv2.resize(field, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC))
+    noise: FloatImage = out / (out.std() + 1e-6)
+    return noise
 
 
 # ---------------------------------------------------------------------------------------------
@@ -317,9 +320,9 @@ def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float)
 
 
 def paint_box(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
-    corners: np.ndarray,
+    corners: Points,
     albedo: Sequence[float],
     black: bool,
     hole: bool,
@@ -354,16 +357,16 @@ def paint_box(
         _paint_hole(canvas, view, top3, _unit(top3.mean(axis=0) - centre), colour, scale)
 
 
-def _side(top: np.ndarray) -> float:
+def _side(top: Points) -> float:
     return float(np.linalg.norm(top[1] - top[0]))
 
 
 def _paint_hole(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
-    top: np.ndarray,
-    normal: np.ndarray,
-    colour: np.ndarray,
+    top: Points,
+    normal: Points,
+    colour: npt.NDArray[np.float64],
     scale: int,
     radius_share: float = 0.19,
 ) -> None:
@@ -384,9 +387,9 @@ def _paint_hole(
 
 
 def gloss(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
-    corners: np.ndarray,
+    corners: Points,
     lights: Sequence[Lamp],
     shine: Shine,
     scale: int,
@@ -420,10 +423,10 @@ def gloss(
 
 
 def _top_sheen(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
-    top: np.ndarray,
-    normal: np.ndarray,
+    top: Points,
+    normal: Points,
     lights: Sequence[Lamp],
     shine: Shine,
     scale: int,
@@ -463,7 +466,7 @@ def _top_sheen(
 
 
 def glare(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
     lights: Sequence[Lamp],
     strength: float,
@@ -504,9 +507,9 @@ def glare(
 
 
 def mirror_images(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
-    boxes: Sequence[tuple[np.ndarray, Sequence[float]]],
+    boxes: Sequence[tuple[Points, Sequence[float]]],
     strength: float,
     scale: int,
 ) -> None:
@@ -523,7 +526,7 @@ def mirror_images(
 
 def table_texture(
     rng: np.random.Generator, table: str, view: View, shape: tuple[int, int], scale: int
-) -> np.ndarray:
+) -> FloatImage:
     """One of ``WIDE_TABLES`` drawn in the table plane and warped into the canvas."""
     corners = view.to_table(
         np.array([[0, 0], [view.width, 0], [view.width, view.height], [0, view.height]], float)
@@ -545,37 +548,39 @@ def table_texture(
         raise ValueError(f"table must be one of {', '.join(WIDE_TABLES)}, not {table!r}")
     to_tex = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
     to_canvas = np.diag([scale, scale, 1.0]) @ view.table_homography() @ np.linalg.inv(to_tex)
-    return cv2.warpPerspective(
-        texture,
-        to_canvas,
-        (shape[1], shape[0]),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REFLECT,
+    return f32(
+        cv2.warpPerspective(
+            texture,
+            to_canvas,
+            (shape[1], shape[0]),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REFLECT,
+        )
     )
 
 
-def _plain(colour: Sequence[float] | np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def _plain(colour: Sequence[float] | Colours, size: tuple[int, int]) -> FloatImage:
     out = np.empty((*size, 3), np.float32)
     out[:] = np.asarray(colour, np.float32)
     return out
 
 
-def _fuzz(rng: np.random.Generator, size: tuple[int, int], sigma: float = 0.6) -> np.ndarray:
-    return cv2.GaussianBlur(rng.normal(0, 1, size).astype(np.float32), (0, 0), sigma)
+def _fuzz(rng: np.random.Generator, size: tuple[int, int], sigma: float = 0.6) -> FloatImage:
+    return f32(cv2.GaussianBlur(rng.normal(0, 1, size).astype(np.float32), (0, 0), sigma))
 
 
-def _felt(rng: np.random.Generator, colour: Colour, size: tuple[int, int]) -> np.ndarray:
+def _felt(rng: np.random.Generator, colour: Colour, size: tuple[int, int]) -> FloatImage:
     out = _plain(np.asarray(colour) * rng.uniform(0.88, 1.1) * (1 + rng.normal(0, 0.04, 3)), size)
     out *= (1 + 0.05 * _fuzz(rng, size) + 0.03 * smooth_noise(rng, size, 75))[..., None]
     return out
 
 
-def _palette(rng: np.random.Generator, count: int) -> list[np.ndarray]:
+def _palette(rng: np.random.Generator, count: int) -> list[npt.NDArray[np.float32]]:
     picks = rng.choice(len(PALETTE), size=count, replace=False)
     return [np.array(PALETTE[int(i)], np.float32) * rng.uniform(0.9, 1.05) for i in picks]
 
 
-def _cloth(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndarray:
+def _cloth(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
     """Gingham checks, stripes or a print of small motifs, with weave fuzz and soft folds."""
     colours = _palette(rng, 4)
     yy, xx = np.mgrid[0 : size[0], 0 : size[1]].astype(np.float32) / k
@@ -610,7 +615,7 @@ def _cloth(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndar
     return out
 
 
-def _motif(rng: np.random.Generator, out: np.ndarray, colour: np.ndarray, k: float) -> None:
+def _motif(rng: np.random.Generator, out: FloatImage, colour: Colours, k: float) -> None:
     h, w = out.shape[:2]
     x, y = rng.uniform(0, w), rng.uniform(0, h)
     r = rng.uniform(2.5, 9) * k
@@ -628,7 +633,7 @@ def _motif(rng: np.random.Generator, out: np.ndarray, colour: np.ndarray, k: flo
         cv2.ellipse(out, (int(x), int(y)), axes, rng.uniform(0, 180), 0, 360, c, -1, cv2.LINE_AA)
 
 
-def _mat(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndarray:
+def _mat(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
     """A printed game mat: a ground colour, big coloured panels and discs with outlines, a
     numbered track, and words of small text (drawn 8-bit, as ``cv2.putText`` needs)."""
     grounds = ((200, 212, 218), (92, 62, 32), (62, 102, 52), (72, 72, 76), (150, 190, 216))
@@ -643,14 +648,14 @@ def _mat(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndarra
     return out.astype(np.float32) * (1 + 0.02 * _fuzz(rng, size))[..., None]
 
 
-def _ints(colour: Sequence[float] | np.ndarray) -> tuple[int, int, int]:
+def _ints(colour: Sequence[float] | Colours) -> tuple[int, int, int]:
     b, g, r = (int(np.clip(v, 0, 255)) for v in colour)
     return (b, g, r)
 
 
 def _mat_panels(
     rng: np.random.Generator,
-    out: np.ndarray,
+    out: Image,
     colours: list[tuple[int, int, int]],
     ink: tuple[int, int, int],
     k: float,
@@ -672,7 +677,7 @@ def _mat_panels(
 
 def _mat_track(
     rng: np.random.Generator,
-    out: np.ndarray,
+    out: Image,
     colours: list[tuple[int, int, int]],
     ink: tuple[int, int, int],
     k: float,
@@ -690,7 +695,7 @@ def _mat_track(
 
 def _mat_text(
     rng: np.random.Generator,
-    out: np.ndarray,
+    out: Image,
     colours: list[tuple[int, int, int]],
     ink: tuple[int, int, int],
     k: float,
@@ -707,18 +712,21 @@ def _mat_text(
         cv2.putText(out, word, at, cv2.FONT_HERSHEY_SIMPLEX, scale, colour, weight, cv2.LINE_AA)
 
 
-def _grain(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndarray:
+def _grain(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
     """Long faint streaks along x (a laminate's or a lacquer's grain), unit amplitude."""
     small = (max(2, int(size[0] / (4 * k))), max(2, int(size[1] / (80 * k))))
-    field = cv2.resize(
-        rng.normal(0, 1, small).astype(np.float32),
-        (size[1], size[0]),
-        interpolation=cv2.INTER_CUBIC,
+    field = f32(
+        cv2.resize(
+            rng.normal(0, 1, small).astype(np.float32),
+            (size[1], size[0]),
+            interpolation=cv2.INTER_CUBIC,
+        )
     )
-    return field / (field.std() + 1e-6)
+    grain: FloatImage = field / (field.std() + 1e-6)
+    return grain
 
 
-def _laminate(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndarray:
+def _laminate(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
     """Light, nearly white laminate: a faint grain and a few specks."""
     colour = np.array([226, 232, 236]) * rng.uniform(0.96, 1.04) * (1 + rng.normal(0, 0.015, 3))
     out = _plain(colour, size)
@@ -729,7 +737,7 @@ def _laminate(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.n
     return out
 
 
-def _lacquer(rng: np.random.Generator, size: tuple[int, int], k: float) -> np.ndarray:
+def _lacquer(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
     """Dark glossy lacquer (its reflections are added later by ``glare``)."""
     bases = ((20, 22, 26), (18, 28, 50), (32, 26, 22))
     out = _plain(np.array(bases[int(rng.integers(3))]) * rng.uniform(0.85, 1.2), size)
@@ -758,13 +766,14 @@ class Distortion:
         gain = 1.0 / (1.0 + min(k1, 0.0) * corner**2)
         return Distortion(k1, view.focal, (view.width / 2, view.height / 2), gain)
 
-    def apply(self, pixels: np.ndarray) -> np.ndarray:
+    def apply(self, pixels: Points) -> Points:
         """Where undistorted frame pixels (N, 2) appear through the lens."""
         rel = (np.asarray(pixels, np.float64) - self.centre) / self.focal
         r2 = (rel**2).sum(axis=1, keepdims=True)
-        return self.centre + rel * (1 + self.k1 * r2) * self.gain * self.focal
+        seen: Points = self.centre + rel * (1 + self.k1 * r2) * self.gain * self.focal
+        return seen
 
-    def invert(self, pixels: np.ndarray) -> np.ndarray:
+    def invert(self, pixels: Points) -> Points:
         """The undistorted pixels that the lens shows at these (N, 2) frame pixels."""
         rel = (np.asarray(pixels, np.float64) - self.centre) / (self.focal * self.gain)
         out = rel.copy()
@@ -772,7 +781,7 @@ class Distortion:
             out = rel / (1 + self.k1 * (out**2).sum(axis=1, keepdims=True))
         return self.centre + out * self.focal
 
-    def remap(self, image: np.ndarray, offset: float = 0.0) -> np.ndarray:
+    def remap(self, image: FloatImage, offset: float = 0.0) -> FloatImage:
         """The frame seen through the lens; pixel ``i`` of ``image`` shows frame coordinate
         ``i + offset``. The map is computed on a coarse grid (it is smooth) and enlarged."""
         h, w = image.shape[:2]
@@ -786,7 +795,7 @@ class Distortion:
         grid_x, grid_y = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
         map_x = grid_x + cv2.resize(dx, (w, h), interpolation=cv2.INTER_LINEAR)
         map_y = grid_y + cv2.resize(dy, (w, h), interpolation=cv2.INTER_LINEAR)
-        return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        return f32(cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT))
 
 
 @dataclass(frozen=True)
@@ -795,7 +804,7 @@ class Post:
     exposure (one per-channel gain), the lens, camera shake, the extra sensor noise of a dim
     frame, and JPEG."""
 
-    gains: np.ndarray
+    gains: npt.NDArray[np.float64]
     lens: Distortion | None
     shake: float
     shake_angle: float
@@ -821,14 +830,14 @@ class Post:
             return None
         return Post(gains, lens, look.motion_blur, angle, grain, rng, look.jpeg)
 
-    def optics(self, image: np.ndarray, offset: float) -> np.ndarray:
+    def optics(self, image: FloatImage, offset: float) -> FloatImage:
         """The light's colour, white balance and exposure, then the lens (on the float frame,
         whose pixel ``i`` shows coordinate ``i + offset``: nothing clips before the sensor)."""
         if not np.allclose(self.gains, 1.0, rtol=0, atol=1e-12):
             image *= self.gains.astype(np.float32)
         return image if self.lens is None else self.lens.remap(image, offset)
 
-    def blur(self, image: np.ndarray) -> np.ndarray:
+    def blur(self, image: FloatImage) -> FloatImage:
         """A linear motion blur ``shake`` pixels long, centred (no shift)."""
         if self.shake <= 0:
             return image
@@ -844,19 +853,19 @@ class Post:
         )
         cv2.line(kernel, p0, p1, (1.0,), fine, cv2.LINE_AA, 4)
         small = cv2.resize(kernel, (size, size), interpolation=cv2.INTER_AREA)
-        return cv2.filter2D(image, -1, small / small.sum(), borderType=cv2.BORDER_REFLECT)
+        return f32(cv2.filter2D(image, -1, small / small.sum(), borderType=cv2.BORDER_REFLECT))
 
-    def noise(self, image: np.ndarray) -> np.ndarray:
+    def noise(self, image: FloatImage) -> FloatImage:
         if self.grain <= 0:
             return image
         return image + self.rng.normal(0, self.grain, image.shape).astype(np.float32)
 
 
-def jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+def jpeg(image: Image, quality: int) -> Image:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     out = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
     assert out is not None
-    return out
+    return u8(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -879,15 +888,16 @@ class Paper:
     def side(self) -> float:
         return MARKER_MM + 2 * self.quiet
 
-    def _to_table(self, local: np.ndarray) -> np.ndarray:
+    def _to_table(self, local: Points) -> Points:
         c, s = math.cos(math.radians(self.turn)), math.sin(math.radians(self.turn))
-        return local @ np.array([[c, s], [-s, c]]) + self.origin
+        table: Points = local @ np.array([[c, s], [-s, c]]) + self.origin
+        return table
 
-    def outline(self) -> np.ndarray:
+    def outline(self) -> Points:
         p = self.side
         return self._to_table(np.array([[0, 0], [p, 0], [p, p], [0, p]], np.float64))
 
-    def ink_corners(self) -> np.ndarray:
+    def ink_corners(self) -> Points:
         """The black square's corners (its own TL, TR, BR, BL, like ``detect_markers``), mm."""
         q, m = self.quiet, self.quiet + MARKER_MM
         return self._to_table(np.array([[q, q], [m, q], [m, m], [q, m]], np.float64))
@@ -939,7 +949,7 @@ def place_papers(
     return papers
 
 
-def paint_papers(canvas: np.ndarray, view: View, papers: Sequence[Paper], scale: int) -> None:
+def paint_papers(canvas: FloatImage, view: View, papers: Sequence[Paper], scale: int) -> None:
     """The papers, printed sharp, warped onto the table in the canvas."""
     side_px, mm = _texture_mm(view, scale)
     for paper in papers:
@@ -949,19 +959,25 @@ def paint_papers(canvas: np.ndarray, view: View, papers: Sequence[Paper], scale:
 
 
 class _Printed(Protocol):
-    origin: tuple[float, float]
-    turn: float
-    white: Colour
-    ink: Colour
+    """A printed sheet lying on the table (``Paper``, ``CheckCard``)."""
+
+    @property
+    def origin(self) -> tuple[float, float]: ...
+    @property
+    def turn(self) -> float: ...
+    @property
+    def white(self) -> Colour: ...
+    @property
+    def ink(self) -> Colour: ...
 
 
 def _paint_print(
-    canvas: np.ndarray,
+    canvas: FloatImage,
     view: View,
-    grey: np.ndarray,
+    grey: Image,
     mm: float,
     sheet: _Printed,
-    outline: np.ndarray,
+    outline: Points,
     scale: int,
 ) -> None:
     """A printed grey image (0 ink, 255 paper; a pixel ``mm`` millimetres wide) lying flat at
@@ -985,9 +1001,11 @@ def _paint_print(
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
     to_roi = shift @ np.diag([scale, scale, 1.0]) @ view.table_homography() @ to_table
     size = (x1 - x0, y1 - y0)
-    flags = {"flags": cv2.INTER_LINEAR, "borderMode": cv2.BORDER_CONSTANT}
-    warped = cv2.warpPerspective(texture, to_roi, size, **flags)
-    cover = cv2.warpPerspective(np.ones(shade.shape, np.float32), to_roi, size, **flags)
+    flags, border = cv2.INTER_LINEAR, cv2.BORDER_CONSTANT
+    warped = cv2.warpPerspective(texture, to_roi, size, flags=flags, borderMode=border)
+    cover = cv2.warpPerspective(
+        np.ones(shade.shape, np.float32), to_roi, size, flags=flags, borderMode=border
+    )
     roi = canvas[y0:y1, x0:x1]
     roi *= (1 - cover)[..., None]
     roi += warped
@@ -1005,17 +1023,17 @@ class Occluder:
     dice."""
 
     box: tuple[int, int, int, int]
-    alpha: np.ndarray
-    colour: np.ndarray
-    shadow: np.ndarray
+    alpha: FloatImage
+    colour: FloatImage
+    shadow: FloatImage
 
-    def paint(self, canvas: np.ndarray) -> None:
+    def paint(self, canvas: FloatImage) -> None:
         x0, y0, x1, y1 = self.box
         roi = canvas[y0:y1, x0:x1]
         roi *= ((1 - self.alpha) * (1 - self.shadow * (1 - self.alpha)))[..., None]
         roi += self.colour
 
-    def covers(self, pts: np.ndarray, scale: int, shape: tuple[int, ...]) -> float:
+    def covers(self, pts: Points, scale: int, shape: tuple[int, ...]) -> float:
         """The share of a polygon (frame pixels) that the object hides."""
         px = np.asarray(pts) * scale
         box = _roi(px, shape, pad=1)
@@ -1034,13 +1052,16 @@ class Occluder:
         return float(part.sum()) / total
 
 
-def _capsule(a: np.ndarray, b: np.ndarray, radius: float, n: int = 10) -> np.ndarray:
+def _capsule(a: Points, b: Points, radius: float, n: int = 10) -> npt.NDArray[np.float32]:
     t = np.linspace(0, 2 * math.pi, 2 * n, endpoint=False)
     ring = np.c_[np.cos(t), np.sin(t)] * radius
-    return cv2.convexHull(np.vstack([a + ring, b + ring]).astype(np.float32)).reshape(-1, 2)
+    hull = cv2.convexHull(np.vstack([a + ring, b + ring]).astype(np.float32))
+    return f32(hull.reshape(-1, 2))
 
 
-def _hand_parts(rng: np.random.Generator) -> tuple[list[np.ndarray], float]:
+def _hand_parts(
+    rng: np.random.Generator,
+) -> tuple[list[Points | npt.NDArray[np.float32]], float]:
     """A hand and forearm in mm, the wrist at the origin and the fingers towards +x, and its
     reach (wrist to the farthest fingertip)."""
     wrist = rng.uniform(26, 32)
@@ -1118,7 +1139,7 @@ def hand(
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     for p in canvas_parts:
         cv2.fillPoly(mask, [np.round((p - (x0, y0)) * 16).astype(np.int32)], (255,), cv2.LINE_8, 4)
-    alpha = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.0 * scale)
+    alpha = f32(cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), 1.0 * scale))
     finger = 9 * px * scale
     depth_in = cv2.distanceTransform((mask > 127).astype(np.uint8), cv2.DIST_L2, 5)
     shade = 0.72 + 0.36 * (1 - np.exp(-depth_in / (0.6 * finger)))
@@ -1126,11 +1147,13 @@ def hand(
     skin = skin * (1 + rng.normal(0, 0.03, 3))
     texture = 1 + 0.025 * smooth_noise(rng, mask.shape, 3 * scale)
     colour = (shade * texture * alpha)[..., None] * skin.astype(np.float32)
-    shadow = rng.uniform(0.3, 0.45) * _blur_small(mask.astype(np.float32) / 255, blur, shift)
+    shadow = rng.uniform(0.3, 0.45) * _blur_small(
+        mask.astype(np.float32) / np.float32(255), blur, shift
+    )
     return Occluder(box, alpha, colour.astype(np.float32), shadow.astype(np.float32))
 
 
-def _blur_small(mask: np.ndarray, sigma: float, shift: np.ndarray | None = None) -> np.ndarray:
+def _blur_small(mask: FloatImage, sigma: float, shift: Points | None = None) -> FloatImage:
     """A mask blurred (and moved by ``shift`` pixels), done at a quarter size: it is soft."""
     h, w = mask.shape
     small = cv2.resize(mask, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
@@ -1138,7 +1161,7 @@ def _blur_small(mask: np.ndarray, sigma: float, shift: np.ndarray | None = None)
         move = np.array([[1, 0, shift[0] / 4], [0, 1, shift[1] / 4]], np.float32)
         small = cv2.warpAffine(small, move, (small.shape[1], small.shape[0]))
     small = cv2.GaussianBlur(small, (0, 0), max(0.5, sigma / 4))
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return f32(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 @dataclass(frozen=True)
@@ -1152,11 +1175,14 @@ class Cup:
     height: float
     colour: Colour
 
-    def ring(self, z: float, radius: float, n: int = 48) -> np.ndarray:
+    def ring(self, z: float, radius: float, n: int = 48) -> Points:
         t = np.linspace(0, 2 * math.pi, n, endpoint=False)
-        return np.c_[self.x + radius * np.cos(t), self.y + radius * np.sin(t), np.full(n, z)]
+        ring: Points = np.c_[
+            self.x + radius * np.cos(t), self.y + radius * np.sin(t), np.full(n, z)
+        ]
+        return ring
 
-    def keepout(self) -> np.ndarray:
+    def keepout(self) -> Points:
         """Its footprint and a 5 mm margin (mm), where no die lies."""
         return self.ring(0.0, self.radius + 5, 24)[:, :2]
 
@@ -1179,7 +1205,8 @@ class Cup:
         far = foot + np.asarray(light_dir) * self.height
         cast = cv2.convexHull(np.vstack([foot, far]).astype(np.float32)).reshape(-1, 2)
         cast_px = view.project(np.c_[cast, np.zeros(len(cast))]) * scale
-        wall = cv2.convexHull(np.vstack([bottom, top]).astype(np.float32)).reshape(-1, 2) * scale
+        wall = f32(cv2.convexHull(np.vstack([bottom, top]).astype(np.float32))).reshape(-1, 2)
+        wall = wall * scale
         blur = 0.1 * self.height * view.focal / view.distance * scale
         box = _roi(np.vstack([wall, cast_px]), (*shape, 3), pad=int(3 * blur) + 4)
         assert box is not None
@@ -1191,14 +1218,14 @@ class Cup:
         for i in range(bands):
             low = view.project(self.ring(self.height * i / bands, self.radius))
             high = view.project(self.ring(self.height * (i + 1) / bands, self.radius))
-            band = cv2.convexHull(np.vstack([low, high]).astype(np.float32)).reshape(-1, 2)
+            band = f32(cv2.convexHull(np.vstack([low, high]).astype(np.float32))).reshape(-1, 2)
             colour[_mask(band * scale, box) > 0] = base * (0.55 + 0.4 * (i + 1) / bands)
         for pts, share in ((top * scale, 1.3), (inner * scale, 0.4)):
             colour[_mask(pts, box) > 0] = base * share
         well = (_mask(inner * scale, box) * _mask(floor * scale, box)) > 0
         colour[well] = base * 0.22
         colour *= (1 + 0.04 * smooth_noise(rng, alpha.shape, 4 * scale))[..., None]
-        alpha = cv2.GaussianBlur(alpha, (0, 0), 0.8 * scale)
+        alpha = f32(cv2.GaussianBlur(alpha, (0, 0), 0.8 * scale))
         shadow = 0.4 * _blur_small(_mask(cast_px, box), blur)
         return Occluder(box, alpha, colour * alpha[..., None], shadow.astype(np.float32))
 
@@ -1231,20 +1258,21 @@ class CheckCard:
     white: Colour
     ink: Colour
 
-    def to_table(self, local: np.ndarray) -> np.ndarray:
+    def to_table(self, local: Points) -> Points:
         """Millimetres on the card → millimetres on the table."""
         c, s = math.cos(math.radians(self.turn)), math.sin(math.radians(self.turn))
-        return np.asarray(local, np.float64) @ np.array([[c, s], [-s, c]]) + self.origin
+        table: Points = np.asarray(local, np.float64) @ np.array([[c, s], [-s, c]]) + self.origin
+        return table
 
-    def outline(self) -> np.ndarray:
+    def outline(self) -> Points:
         w, h = CARD_MM
         return self.to_table(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
 
-    def boxes(self) -> np.ndarray:
+    def boxes(self) -> Points:
         """The boxes' centres on the table (red, yellow, blue, black)."""
         return self.to_table(np.array(BOX_CENTRES, np.float64))
 
-    def ink_corners(self) -> np.ndarray:
+    def ink_corners(self) -> Points:
         """The marker's black square's corners (TL, TR, BR, BL, like ``detect_markers``)."""
         x, y = MARKER_AT
         m = CHECK_MARKER_MM
@@ -1263,7 +1291,7 @@ def place_check_card(rng: np.random.Generator) -> CheckCard:
     return CheckCard((float(origin[0]), float(origin[1])), turn, white, ink)
 
 
-def paint_check_card(canvas: np.ndarray, view: View, card: CheckCard, scale: int) -> None:
+def paint_check_card(canvas: FloatImage, view: View, card: CheckCard, scale: int) -> None:
     """The card, printed sharp, warped onto the table in the canvas."""
     _, mm = _texture_mm(view, scale)
     _paint_print(canvas, view, card_image(1 / mm), mm, card, card.outline(), scale)

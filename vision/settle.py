@@ -20,6 +20,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.arrays import FloatImage, Image, f32
+
 DEFAULT_STILL_FRAMES = 8
 DEFAULT_THRESHOLD = 0.0002
 DEFAULT_LEVEL = 8.0
@@ -52,8 +54,8 @@ class SettleDetector:
 
     def reset(self) -> None:
         """Forget the past frames (e.g. after the camera was moved)."""
-        self._previous: np.ndarray | None = None
-        self._anchor: np.ndarray | None = None
+        self._previous: FloatImage | None = None
+        self._anchor: FloatImage | None = None
         self.still_count = 0
         self.seen_motion = not self.require_motion
         self.settled = False
@@ -61,7 +63,7 @@ class SettleDetector:
         self.moving = False
         self.changed = 0.0
 
-    def update(self, frame: np.ndarray) -> bool:
+    def update(self, frame: Image) -> bool:
         """Feed the next frame; True while the scene has been still long enough after motion."""
         current = self._prepare(frame)
         self.just_settled = False
@@ -86,17 +88,17 @@ class SettleDetector:
             self.settled = self.just_settled = True
         return self.settled
 
-    def _prepare(self, frame: np.ndarray) -> np.ndarray:
+    def _prepare(self, frame: Image) -> FloatImage:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         height, width = grey.shape[:2]
         if width > self.work_width:
             size = (self.work_width, max(1, round(height * self.work_width / width)))
             grey = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
-        small = cv2.GaussianBlur(grey.astype(np.float32), (5, 5), 0)
+        small = f32(cv2.GaussianBlur(grey.astype(np.float32), (5, 5), 0))
         mean = float(small.mean())
         return small * (128.0 / mean) if mean > 1.0 else small
 
-    def _changed(self, before: np.ndarray, after: np.ndarray) -> float:
+    def _changed(self, before: FloatImage, after: FloatImage) -> float:
         difference = after - before
         difference -= float(np.median(difference))
         return float(np.count_nonzero(np.abs(difference) > self.level)) / difference.size

@@ -7,7 +7,8 @@ Chosen by the config's ``[camera] source`` (see ``open_source``):
 - ``"picamera"``: picamera2 only (installed with apt on Raspberry Pi OS, never from PyPI);
 - ``"device:N"``: ``cv2.VideoCapture(N)``, e.g. a USB webcam;
 - ``"generated"`` or ``"generated:SEED"``: a simulated camera over a green table, no camera or
-  photo needed (``vision.throws.GeneratedThrowSource``: it shows the dice it is told to expect);
+  photo needed (``vision.generated.GeneratedThrowSource``: it shows the dice it is told to
+  expect);
 - a path: a folder of images (cycled in name order, for simulation: e.g. photos of real throws,
   one per throw), one image file (the same still frame again and again) or a video file (played
   once).
@@ -21,17 +22,45 @@ from __future__ import annotations
 
 import contextlib
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import cv2
 import numpy as np
 
+from vision.arrays import Image
+from vision.frame_source import (
+    DEFAULT_RESOLUTION,
+    CameraStopped,
+    CameraUnavailable,
+    FrameSource,
+    PicameraUnavailable,
+)
 from vision.readings import UnreadableFrame
 
-DEFAULT_RESOLUTION = (1280, 720)
+if TYPE_CHECKING:
+    from cv2.typing import MatLike
+
+__all__ = [
+    "DEFAULT_RESOLUTION",
+    "IMAGE_SUFFIXES",
+    "NO_CAMERA_HELP",
+    "VIDEO_SUFFIXES",
+    "CameraStopped",
+    "CameraUnavailable",
+    "FrameSource",
+    "ImageFileSource",
+    "ImageFolderSource",
+    "PicameraSource",
+    "PicameraUnavailable",
+    "VideoCaptureSource",
+    "open_source",
+    "parse_generated",
+    "parse_source",
+    "read_image",
+]
+
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"})
 VIDEO_SUFFIXES = frozenset({".avi", ".mp4", ".mkv", ".mov", ".webm", ".mjpeg", ".mjpg"})
 
@@ -41,46 +70,7 @@ NO_CAMERA_HELP = (
 )
 
 
-class CameraUnavailable(RuntimeError):
-    """No frames can be had from this source; the message says what to do."""
-
-
-class PicameraUnavailable(CameraUnavailable):
-    """picamera2 is not installed, or it sees no camera."""
-
-
-class CameraStopped(CameraUnavailable):
-    """A source that was working stopped giving frames (unplugged, or the end of a video)."""
-
-
-class FrameSource(ABC):
-    """A camera or a stand-in for one."""
-
-    description: str = "frame source"
-
-    @abstractmethod
-    def read(self) -> np.ndarray:
-        """The next frame, BGR uint8 (height, width, 3)."""
-
-    def frames(self) -> Iterator[np.ndarray]:
-        """Frames until the source ends (a video file) or forever (cameras, images)."""
-        while True:
-            yield self.read()
-
-    def close(self) -> None:  # noqa: B027 - sources that hold nothing need no closing
-        """Release the camera; reading afterwards raises ``CameraStopped``."""
-
-    def __enter__(self) -> FrameSource:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.description}>"
-
-
-def read_image(path: Path | str) -> np.ndarray:
+def read_image(path: Path | str) -> Image:
     """An image file as BGR uint8, or ``UnreadableFrame`` naming the file."""
     path = Path(path)
     if not path.is_file():
@@ -92,7 +82,8 @@ def read_image(path: Path | str) -> np.ndarray:
     return _bgr(image)
 
 
-def _bgr(frame: np.ndarray) -> np.ndarray:
+def _bgr(frame: MatLike) -> Image:
+    """A camera's or a file's frame as BGR uint8 (grey and BGRA converted, other depths scaled)."""
     if frame.ndim == 2:
         frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
     elif frame.shape[2] == 4:
@@ -108,9 +99,9 @@ class ImageFileSource(FrameSource):
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.description = str(self.path)
-        self._frame: np.ndarray | None = read_image(self.path)
+        self._frame: Image | None = read_image(self.path)
 
-    def read(self) -> np.ndarray:
+    def read(self) -> Image:
         if self._frame is None:
             raise CameraStopped(f"{self.path}: the source is closed")
         return self._frame.copy()
@@ -119,7 +110,7 @@ class ImageFileSource(FrameSource):
         self._frame = None
 
 
-def _natural_key(path: Path) -> tuple[Any, ...]:
+def _natural_key(path: Path) -> tuple[tuple[int, int, str], ...]:
     """``frame2.png`` before ``frame10.png``."""
     parts = re.split(r"(\d+)", path.name.lower())
     return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts)
@@ -143,7 +134,7 @@ class ImageFolderSource(FrameSource):
         self._next = 0
         self._closed = False
 
-    def read(self) -> np.ndarray:
+    def read(self) -> Image:
         if self._closed:
             raise CameraStopped(f"{self.folder}: the source is closed")
         path = self.paths[self._next]
@@ -162,10 +153,10 @@ class VideoCaptureSource(FrameSource):
     ) -> None:
         self.is_file = not isinstance(target, int)
         self.description = f"video file {target}" if self.is_file else f"device:{target}"
-        if self.is_file and not Path(target).is_file():
+        if not isinstance(target, int) and not Path(target).is_file():
             raise CameraUnavailable(f"{target}: no such video file")
         with _quiet_opencv():
-            capture = cv2.VideoCapture(str(target) if self.is_file else int(target))
+            capture = cv2.VideoCapture(int(target) if isinstance(target, int) else str(target))
             opened = capture.isOpened()
         if not opened:
             capture.release()
@@ -176,7 +167,7 @@ class VideoCaptureSource(FrameSource):
             width, height = resolution
             capture.set(cv2.CAP_PROP_FRAME_WIDTH, width)
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, height)
-        self._capture: Any = capture
+        self._capture: cv2.VideoCapture | None = capture
 
     @property
     def resolution(self) -> tuple[int, int]:
@@ -188,7 +179,7 @@ class VideoCaptureSource(FrameSource):
             int(self._capture.get(cv2.CAP_PROP_FRAME_HEIGHT)),
         )
 
-    def read(self) -> np.ndarray:
+    def read(self) -> Image:
         if self._capture is None:
             raise CameraStopped(f"{self.description}: the source is closed")
         ok, frame = self._capture.read()
@@ -200,7 +191,7 @@ class VideoCaptureSource(FrameSource):
             )
         return _bgr(frame)
 
-    def frames(self) -> Iterator[np.ndarray]:
+    def frames(self) -> Iterator[Image]:
         while True:
             try:
                 frame = self.read()
@@ -214,6 +205,14 @@ class VideoCaptureSource(FrameSource):
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+
+class _Picamera2(Protocol):
+    """What ``PicameraSource`` uses of a ``picamera2.Picamera2`` (which has no type stubs)."""
+
+    def capture_array(self, name: str) -> Image: ...
+    def stop(self) -> None: ...
+    def close(self) -> None: ...
 
 
 class PicameraSource(FrameSource):
@@ -258,9 +257,9 @@ class PicameraSource(FrameSource):
             raise PicameraUnavailable(
                 f"the Pi camera would not start ({exc}): is another program using it?"
             ) from None
-        self._camera: Any = camera
+        self._camera: _Picamera2 | None = camera
 
-    def read(self) -> np.ndarray:
+    def read(self) -> Image:
         if self._camera is None:
             raise CameraStopped("picamera: the source is closed")
         try:
@@ -315,7 +314,7 @@ def open_source(
     """The frame source a ``[camera] source`` value names (see the module's docstring)."""
     seed = parse_generated(spec)
     if seed is not None:
-        from vision.throws import GeneratedThrowSource  # it renders scenes: only when asked for
+        from vision.generated import GeneratedThrowSource  # it renders scenes: only when asked for
 
         return GeneratedThrowSource(seed, resolution)
     target = parse_source(spec)

@@ -33,14 +33,15 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TypedDict, Unpack
 
 import cv2
 import numpy as np
 
 from vision import scene_effects as effects
+from vision.arrays import Colours, FloatImage, Image, Matrix, Points, f32, f64, u8
 from vision.calibration import CHECK_MARKER
-from vision.readings import DieReading, TessonReading
+from vision.readings import DieReading, Side, TessonReading
 from vision.seats import SeatMap
 from vision.synthetic_cards import (
     LIFT,
@@ -95,11 +96,11 @@ class Scene:
     lean on another; ``partly_hidden``: indices in ``dice`` of those partly (at most half)
     hidden by a hand or a cup at the edge."""
 
-    image: np.ndarray
+    image: Image
     dice: tuple[DieReading, ...] = ()
     tessons: tuple[TessonReading, ...] = ()
     seats: SeatMap | None = None
-    markers: dict[int, np.ndarray] = field(default_factory=dict)
+    markers: dict[int, Points] = field(default_factory=dict)
     leaning: tuple[int, ...] = ()
     partly_hidden: tuple[int, ...] = ()
 
@@ -117,11 +118,11 @@ class Camera:
     tilt: float
 
     @property
-    def position(self) -> np.ndarray:
+    def position(self) -> Points:
         t = math.radians(self.tilt)
         return np.array([0.0, -self.distance * math.sin(t), self.distance * math.cos(t)])
 
-    def project(self, points: np.ndarray) -> np.ndarray:
+    def project(self, points: Points) -> Points:
         """(N, 3) world points to (N, 2) pixels."""
         t = math.radians(self.tilt)
         forward = np.array([0.0, math.sin(t), -math.cos(t)])
@@ -132,16 +133,16 @@ class Camera:
         v = self.height / 2 + self.focal * (rel @ down) / depth
         return np.stack([u, v], axis=1)
 
-    def table_homography(self) -> np.ndarray:
+    def table_homography(self) -> Matrix:
         """Table plane (x, y mm) to pixels."""
         src = np.array([[-100, -100], [100, -100], [100, 100], [-100, 100]], dtype=np.float64)
         dst = self.project(np.c_[src, np.zeros(4)])
-        return cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
+        return f64(cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32)))
 
-    def to_table(self, pixels: np.ndarray) -> np.ndarray:
+    def to_table(self, pixels: Points) -> Points:
         inverse = np.linalg.inv(self.table_homography())
         pts = np.asarray(pixels, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, inverse).reshape(-1, 2)
+        return f64(cv2.perspectiveTransform(pts, inverse).reshape(-1, 2))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -165,7 +166,7 @@ class _Cube:
     lean_dir: float = 0.0
     gloss: bool = False
 
-    def square(self, grow: float = 0.0) -> np.ndarray:
+    def square(self, grow: float = 0.0) -> Points:
         half = SIZE / 2 + grow
         c, s = math.cos(math.radians(self.angle)), math.sin(math.radians(self.angle))
         return np.array(
@@ -175,7 +176,7 @@ class _Cube:
             ]
         )
 
-    def corners3d(self) -> np.ndarray:
+    def corners3d(self) -> Points:
         """The eight corners (mm): bottom face 0-3 then top face 4-7, in ``square``'s order."""
         square = self.square()
         upright = np.vstack([np.c_[square, np.zeros(4)], np.c_[square, np.full(4, SIZE)]])
@@ -188,9 +189,10 @@ class _Cube:
         c, s = math.cos(math.radians(self.lean)), math.sin(math.radians(self.lean))
         a, z = a * c - z * s, a * s + z * c
         flat = np.array([self.x, self.y]) + np.outer(a - SIZE / 2, u) + np.outer(w, v)
-        return np.c_[flat, z]
+        leaning: Points = np.c_[flat, z]
+        return leaning
 
-    def footprint(self) -> np.ndarray:
+    def footprint(self) -> Points:
         """What it covers of the table (mm): its square, or a leaning cube's outline from above."""
         if not self.lean:
             return self.square()
@@ -201,7 +203,7 @@ class _Cube:
         )
 
 
-def _overlap(a: np.ndarray, b: np.ndarray, tolerance: float = 1e-6) -> bool:
+def _overlap(a: Points, b: Points, tolerance: float = 1e-6) -> bool:
     """Whether two convex polygons overlap by more than ``tolerance`` (separating axes)."""
     for poly in (a, b):
         for i in range(len(poly)):
@@ -240,7 +242,7 @@ def _place(
     touching: bool,
     angles: tuple[float, float],
     margin_px: float,
-    keepout: Sequence[np.ndarray] = (),
+    keepout: Sequence[Points] = (),
     lens: effects.Distortion | None = None,
 ) -> list[_Cube]:
     """Cubes of these colours at random on the frame's part of the table, ``margin_px`` inside
@@ -306,12 +308,14 @@ def _place(
 # Painting
 
 
-def _fill(canvas: np.ndarray, pts: np.ndarray, color: Sequence[float]) -> None:
+def _fill(canvas: FloatImage, pts: Points, color: Sequence[float] | Colours) -> None:
     fixed = np.round(pts * SUPERSAMPLE * 16).astype(np.int32)
     cv2.fillPoly(canvas, [fixed], tuple(float(c) for c in color), cv2.LINE_8, 4)
 
 
-def _outline(canvas: np.ndarray, pts: np.ndarray, color: Sequence[float], thickness: float) -> None:
+def _outline(
+    canvas: FloatImage, pts: Points, color: Sequence[float] | Colours, thickness: float
+) -> None:
     fixed = np.round(pts * SUPERSAMPLE * 16).astype(np.int32)
     cv2.polylines(
         canvas,
@@ -324,21 +328,23 @@ def _outline(canvas: np.ndarray, pts: np.ndarray, color: Sequence[float], thickn
     )
 
 
-def _circle3d(cx: float, cy: float, z: float, radius: float, n: int = 40) -> np.ndarray:
+def _circle3d(cx: float, cy: float, z: float, radius: float, n: int = 40) -> Points:
     t = np.linspace(0, 2 * math.pi, n, endpoint=False)
-    return np.c_[cx + radius * np.cos(t), cy + radius * np.sin(t), np.full(n, z)]
+    circle: Points = np.c_[cx + radius * np.cos(t), cy + radius * np.sin(t), np.full(n, z)]
+    return circle
 
 
-def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+def _smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> FloatImage:
     """Smooth random field, zero mean, unit-ish amplitude, features about ``scale`` pixels."""
     small = (max(2, int(shape[0] / scale) + 2), max(2, int(shape[1] / scale) + 2))
     field = rng.normal(0, 1, small).astype(np.float32)
-    out = cv2.resize(field, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
-    return out / (out.std() + 1e-6)
+    out = f32(cv2.resize(field, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC))
+    noise: FloatImage = out / (out.std() + 1e-6)
+    return noise
 
 
 @functools.lru_cache(maxsize=8)
-def _photo_floor(index: int) -> np.ndarray:
+def _photo_floor(index: int) -> Image:
     """A grey tray floor from one real photo, the labelled dice painted out."""
     images = sorted((PHOTOS / "images").glob("*.jpg"))
     if not images:
@@ -356,12 +362,12 @@ def _photo_floor(index: int) -> np.ndarray:
                 cv2.rectangle(mask, (int(x0), int(y0)), (int(x1) + 1, int(y1) + 1), 255, -1)
     clean = cv2.inpaint(image, mask, 5, cv2.INPAINT_TELEA)
     # The tray floor, inside its walls, in the frame's 16:9 shape.
-    return clean[175:435, 100:540].copy()
+    return u8(clean[175:435, 100:540].copy())
 
 
 def _table_texture(
     rng: np.random.Generator, camera: Camera, table: str, shape: tuple[int, int]
-) -> np.ndarray:
+) -> FloatImage:
     """The bare table in the (supersampled) frame, perspective included."""
     h, w = shape
     if table == "photo":
@@ -386,8 +392,10 @@ def _table_texture(
         )
         scale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
         to_image = scale @ camera.table_homography() @ np.linalg.inv(to_floor)
-        return cv2.warpPerspective(
-            floor, to_image, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
+        return f32(
+            cv2.warpPerspective(
+                floor, to_image, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REFLECT
+            )
         )
     if table == "wood":
         # Grain in the table plane (mm), warped into the frame.
@@ -417,8 +425,10 @@ def _table_texture(
         to_tex = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
         scale = np.diag([SUPERSAMPLE, SUPERSAMPLE, 1.0])
         to_image = scale @ camera.table_homography() @ np.linalg.inv(to_tex)
-        return cv2.warpPerspective(
-            texture, to_image, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        return f32(
+            cv2.warpPerspective(
+                texture, to_image, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+            )
         )
     base = np.array(FELT if table == "felt" else DARK, np.float32) * rng.uniform(0.92, 1.06)
     out = np.empty((h, w, 3), np.float32)
@@ -433,7 +443,7 @@ def _table_texture(
 
 def _light_field(
     rng: np.random.Generator, light: str, shape: tuple[int, int]
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[FloatImage, FloatImage]:
     """Multiplicative light over the frame and its colour tint."""
     full_h, full_w = shape
     h, w = max(2, full_h // 8), max(2, full_w // 8)  # smooth: computed small, then enlarged
@@ -457,44 +467,46 @@ def _light_field(
         tint = (1 + rng.uniform(-0.05, 0.05, 3)).astype(np.float32)
     else:
         raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
-    field = cv2.resize(field.astype(np.float32), (full_w, full_h), interpolation=cv2.INTER_LINEAR)
-    return field, tint
+    size = (full_w, full_h)
+    return f32(cv2.resize(field.astype(np.float32), size, interpolation=cv2.INTER_LINEAR)), tint
 
 
 def _finish(
     rng: np.random.Generator,
-    canvas: np.ndarray,
+    canvas: FloatImage,
     camera: Camera,
     light: str,
     blur: float,
     noise: float,
     jpeg: bool,
     post: effects.Post | None = None,
-) -> np.ndarray:
+) -> Image:
     """Light, then the camera: ``post`` (the wide knobs: light colour, white balance, exposure,
     lens, shake, dim-frame noise, JPEG quality) or, when None, the camera as it always was."""
     field, tint = _light_field(rng, light, canvas.shape[:2])
     canvas *= field[..., None]
     canvas *= tint
-    image = cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA)
+    image = f32(cv2.resize(canvas, (camera.width, camera.height), interpolation=cv2.INTER_AREA))
     if post is not None:  # a frame pixel i averages canvas pixels 2i, 2i + 1: coordinate i + 1/4
         image = post.optics(image, (SUPERSAMPLE - 1) / (2 * SUPERSAMPLE))
     if blur > 0:
-        image = cv2.GaussianBlur(image, (0, 0), blur)
+        image = f32(cv2.GaussianBlur(image, (0, 0), blur))
     if post is not None:
         image = post.blur(image)
     if noise > 0:
         image += rng.normal(0, noise, image.shape).astype(np.float32)
     if post is not None:
         image = post.noise(image)
-    out = np.clip(image + 0.5, 0, 255).astype(np.uint8)
+    out: Image = np.clip(image + 0.5, 0, 255).astype(np.uint8)
     quality = post.jpeg if post is not None and post.jpeg is not None else None
     if quality is not None:
         out = effects.jpeg(out, quality)
     elif jpeg:
         ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 80])
         assert ok
-        out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        assert decoded is not None
+        out = u8(decoded)
     return out
 
 
@@ -533,12 +545,12 @@ def _shadows(
     rng: np.random.Generator,
     camera: Camera,
     shape: tuple[int, int],
-    footprints: list[np.ndarray],
+    footprints: list[Points],
     height: float,
     cast: bool,
     light_dir: tuple[float, float],
     strength: float,
-) -> np.ndarray:
+) -> FloatImage:
     """Darkening of the table: contact shadows always, cast shadows when ``cast``."""
     contact = np.zeros(shape, np.float32)
     shadow = np.zeros(shape, np.float32)
@@ -557,12 +569,12 @@ def _shadows(
     return out
 
 
-def _soft(mask: np.ndarray, sigma: float) -> np.ndarray:
+def _soft(mask: FloatImage, sigma: float) -> FloatImage:
     """Gaussian blur of a mask, done at a quarter size (the result is smooth anyway)."""
     h, w = mask.shape
     small = cv2.resize(mask, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), max(0.5, sigma / 4))
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return f32(cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def _ground_truth(
@@ -595,7 +607,7 @@ def _ground_truth(
 
 
 def _paint_cube(
-    canvas: np.ndarray, camera: Camera, cube: _Cube, light_dir: tuple[float, float]
+    canvas: FloatImage, camera: Camera, cube: _Cube, light_dir: tuple[float, float]
 ) -> None:
     albedo = np.array(cube.albedo)
     bottom = cube.square()
@@ -754,8 +766,83 @@ def cube_scene(
     return _cube_truth(image, camera, cubes, lens, occluder, papers, card)
 
 
+class CubeKnobs(TypedDict, total=False):
+    """The knobs of ``cube_scene``: its keyword arguments but ``check_frame`` (what
+    ``color_check_scene`` passes on)."""
+
+    table: str
+    tilt: float
+    light: str
+    shadows: bool
+    blur: float
+    noise: float
+    touching: bool
+    holes: float
+    angles: tuple[float, float]
+    colors: Sequence[str] | None
+    plastic: str
+    finish: str
+    kelvin: float | None
+    white_balance: float | tuple[float, float, float]
+    exposure: float
+    camera_height: float | None
+    distortion: float
+    motion_blur: float
+    jpeg: int | None
+    edge_object: str | None
+    markers: bool
+    leaning: float
+
+
+class _TableKnobs(TypedDict):
+    """A random table under a random light, seen by a random camera (``_wild_table``)."""
+
+    table: str
+    light: str
+    tilt: float
+    shadows: bool
+    blur: float
+    noise: float
+
+
+class _LightKnobs(TypedDict):
+    """The light's colour temperature, the camera's white-balance error and exposure."""
+
+    kelvin: float
+    white_balance: float
+    exposure: float
+
+
+class WildCubeKnobs(_TableKnobs, _LightKnobs):
+    """The knobs of ``cube_scene`` that ``wild_cube_knobs`` draws."""
+
+    touching: bool
+    holes: float
+    plastic: str
+    finish: str
+    camera_height: float | None
+    distortion: float
+    motion_blur: float
+    jpeg: int | None
+    edge_object: str | None
+    markers: bool
+    leaning: float
+
+
+class WildTessonKnobs(_TableKnobs, _LightKnobs):
+    """The knobs of ``tesson_scene`` that ``wild_tesson_knobs`` draws."""
+
+    empty: float
+    strays: int
+    dice: int
+    printed: float
+    sleeves: float
+    jpeg: int | None
+    grey_ink: float
+
+
 def color_check_scene(
-    seed: int, count: int = 16, width: int = 1280, height: int = 720, **knobs: Any
+    seed: int, count: int = 16, width: int = 1280, height: int = 720, **knobs: Unpack[CubeKnobs]
 ) -> Scene:
     """The colour check frame of ``cube_scene(seed, count, width, height, **knobs)``: the same
     camera, table, light, white balance, exposure, lens and post-processing (and markers, and a
@@ -767,7 +854,7 @@ def color_check_scene(
     return cube_scene(seed, count, width, height, check_frame=True, **knobs)
 
 
-def _wild_table(rng: np.random.Generator) -> dict[str, Any]:
+def _wild_table(rng: np.random.Generator) -> _TableKnobs:
     """A random table under a random light, seen by a random camera (the knobs cube and tesson
     scenes share), drawn in this order from ``rng``."""
     tables = [t for t in CUBE_TABLES if t != "photo" or (PHOTOS / "images").is_dir()]
@@ -781,7 +868,7 @@ def _wild_table(rng: np.random.Generator) -> dict[str, Any]:
     }
 
 
-def _wild_light(rng: np.random.Generator) -> dict[str, Any]:
+def _wild_light(rng: np.random.Generator) -> _LightKnobs:
     """The light's colour temperature, the camera's white-balance error and exposure."""
     return {
         "kelvin": float(rng.uniform(2700, 6500)),
@@ -790,7 +877,7 @@ def _wild_light(rng: np.random.Generator) -> dict[str, Any]:
     }
 
 
-def wild_cube_knobs(seed: int) -> dict[str, Any]:
+def wild_cube_knobs(seed: int) -> WildCubeKnobs:
     """Every knob of ``cube_scene`` drawn at random over its whole range from ``seed`` (a
     generator of its own): a random real table. ``photo`` is among the tables only where the
     photos are."""
@@ -865,7 +952,7 @@ def _lean(
     camera: Camera,
     cubes: list[_Cube],
     share: float,
-    keepout: Sequence[np.ndarray],
+    keepout: Sequence[Points],
     lens: effects.Distortion | None,
 ) -> list[_Cube]:
     """Move ``share`` of the cubes to lean on another: tilted 20-35° about their far bottom
@@ -914,7 +1001,7 @@ def _lean(
 
 def _paint_cubes(
     seed: int,
-    canvas: np.ndarray,
+    canvas: FloatImage,
     camera: Camera,
     cubes: list[_Cube],
     table: str,
@@ -954,7 +1041,7 @@ def _paint_cubes(
 
 
 def _cube_truth(
-    image: np.ndarray,
+    image: Image,
     camera: Camera,
     cubes: list[_Cube],
     lens: effects.Distortion | None,
@@ -1000,7 +1087,7 @@ def _cube_truth(
 # Tessons
 
 
-def _shard(rng: np.random.Generator, radius: float) -> np.ndarray:
+def _shard(rng: np.random.Generator, radius: float) -> Points:
     """An irregular potsherd outline round (0, 0), mm."""
     n = int(rng.integers(7, 11))
     t = np.sort(rng.uniform(0, 2 * math.pi, n))
@@ -1008,19 +1095,19 @@ def _shard(rng: np.random.Generator, radius: float) -> np.ndarray:
     r = radius * rng.uniform(0.78, 1.0, n)
     pts = np.c_[r * np.cos(t), r * np.sin(t)]
     hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
-    return hull.astype(np.float64)
+    return f64(hull.astype(np.float64))
 
 
 def _zone_polygon(
-    centre: np.ndarray, axes: np.ndarray, start: float, end: float, inner: float, outer: float
-) -> np.ndarray:
+    centre: Points, axes: Points, start: float, end: float, inner: float, outer: float
+) -> Points:
     """An annular sector in the table plane (angles in degrees, clockwise on screen)."""
     arc = np.radians(np.linspace(start, end, 16))
-    ring = [np.c_[np.cos(arc), np.sin(arc)] * axes * rho for rho in (outer, inner)]
+    ring: list[Points] = [np.c_[np.cos(arc), np.sin(arc)] * axes * rho for rho in (outer, inner)]
     return centre + np.vstack([ring[0], ring[1][::-1]])
 
 
-def wild_tesson_knobs(seed: int) -> dict[str, Any]:
+def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     """Every knob of ``tesson_scene`` drawn at random over its whole range from ``seed`` (a
     generator of its own): a random real table of revealed tessons, plain or the box's printed
     cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
@@ -1122,9 +1209,9 @@ def tesson_scene(
         polygons.append(cv2.perspectiveTransform(zone.reshape(-1, 1, 2), homography).reshape(-1, 2))
     seat_map = SeatMap.by_polygons([[tuple(p) for p in poly] for poly in polygons])
     radius = 12.0  # mm, a tesson's reach from its centre
-    placed: list[tuple[np.ndarray, str, int | None]] = []
+    placed: list[tuple[Points, Side, int | None]] = []
 
-    def free(points: np.ndarray) -> bool:
+    def free(points: Points) -> bool:
         return not any(_overlap(points, other, -1.5) for other, _, _ in placed)
 
     zones = [
@@ -1238,12 +1325,12 @@ def tesson_scene(
         if i in cards:
             card = cards[i]
 
-            def to_canvas(points: np.ndarray) -> np.ndarray:
+            def to_canvas(points: Points) -> Points:
                 return camera.project(points) * SUPERSAMPLE
 
             paint_card(extra, canvas, card, card_stock, to_canvas, grey_ink)
             cx, cy = camera.project(np.array([[card.x, card.y, LIFT]]))[0]
-            truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))  # type: ignore[arg-type]
+            truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))
             continue
         base = np.array(WHITE_TESSON if side == "white" else BLACK_TESSON, np.float64)
         base = base * rng.uniform(0.9, 1.05) * (1 + rng.normal(0, 0.02, 3))
@@ -1285,18 +1372,18 @@ def _printed_card(
     rng: np.random.Generator,
     size: tuple[float, float],
     sleeves: float,
-    half: np.ndarray,
+    half: Points,
     sector: tuple[float, float] | None,
-    zones: list[np.ndarray],
-    view: np.ndarray,
-    free: Callable[[np.ndarray], bool],
+    zones: list[Points],
+    view: Points,
+    free: Callable[[Points], bool],
 ) -> Card | None:
     """A printed card in the seat zone ``zones[0]`` whose angles start at ``sector[0]`` and
     span ``sector[1]`` degrees (at least 90 % of the card inside it), or, for ``sector`` None,
     a stray in the middle of the table (at most 10 % of it in any of ``zones``); wholly in the
     camera's ``view``, clear of what ``free`` guards. None when no place is found. Turned at
     random, or, when that finds no place, facing the table's centre give or take 15 degrees."""
-    side = "white" if rng.random() < 0.5 else "black"
+    side: Side = "white" if rng.random() < 0.5 else "black"
     sleeve = bool(rng.random() < sleeves)
     for attempt in range(300):
         if sector is None:
@@ -1318,7 +1405,7 @@ def _printed_card(
     return None
 
 
-def _rotation(degrees: float) -> np.ndarray:
+def _rotation(degrees: float) -> Matrix:
     c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
     return np.array([[c, -s], [s, c]])
 
@@ -1372,7 +1459,7 @@ class PlacedDie:
     albedo: tuple[float, float, float]
     layout_turn: int = 0
 
-    def square(self, grow: float = 0.0) -> np.ndarray:
+    def square(self, grow: float = 0.0) -> Points:
         return _Cube(self.x, self.y, self.angle, self.color, False, self.albedo).square(grow)
 
 
@@ -1394,7 +1481,7 @@ def _pip_camera(rng: np.random.Generator, width: int, height: int, tilt: float) 
     return Camera(width, height, px_per_mm * DISTANCE, DISTANCE, tilt)
 
 
-def _tray_texture(rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+def _tray_texture(rng: np.random.Generator, shape: tuple[int, int]) -> FloatImage:
     """Light grey matt plastic: slow shading and a fine grain."""
     h, w = shape
     out = np.empty((h, w, 3), np.float32)
@@ -1494,7 +1581,7 @@ def _place_pips(
     return new
 
 
-def _rounded_square(die: PlacedDie, z: float, inset: float, corner: float) -> np.ndarray:
+def _rounded_square(die: PlacedDie, z: float, inset: float, corner: float) -> Points:
     """The die's square at height ``z`` (mm), ``inset`` mm inside its outline, with corners
     rounded to ``corner`` mm, as 3D points."""
     half = SIZE / 2 - inset
@@ -1504,10 +1591,11 @@ def _rounded_square(die: PlacedDie, z: float, inset: float, corner: float) -> np
         for t in np.radians(np.linspace(start, start + 90, 7)):
             pts.append(((half - r) * cx + r * math.cos(t), (half - r) * cy + r * math.sin(t)))
     local = np.array(pts) @ _rotation(die.angle).T + (die.x, die.y)
-    return np.c_[local, np.full(len(local), z)]
+    square: Points = np.c_[local, np.full(len(local), z)]
+    return square
 
 
-def _paint_pip_die(canvas: np.ndarray, camera: Camera, die: PlacedDie) -> None:
+def _paint_pip_die(canvas: FloatImage, camera: Camera, die: PlacedDie) -> None:
     albedo = np.array(die.albedo)
     dark = die.color == "black"
     # The sides the camera sees, as one silhouette, then the top face: a darker rounded rim

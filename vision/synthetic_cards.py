@@ -20,6 +20,10 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
+
+from vision.arrays import FloatImage, Points, f32
+from vision.readings import Side
 
 STOCKS: dict[str, tuple[float, float, float]] = {
     "terracotta": (70, 100, 175),
@@ -53,18 +57,18 @@ class Card:
     angle: float
     width: float
     height: float
-    side: str
+    side: Side
     sleeve: bool
 
-    def outline(self, grow: float = 0.0) -> np.ndarray:
+    def outline(self, grow: float = 0.0) -> Points:
         """The card's rounded rectangle (grown by ``grow`` mm) in the table plane, convex."""
         local = rounded_rectangle(self.width + 2 * grow, self.height + 2 * grow, CORNER + grow)
         c, s = math.cos(math.radians(self.angle)), math.sin(math.radians(self.angle))
-        turned: np.ndarray = local @ np.array([[c, s], [-s, c]]) + (self.x, self.y)
+        turned: Points = local @ np.array([[c, s], [-s, c]]) + (self.x, self.y)
         return turned
 
 
-def rounded_rectangle(width: float, height: float, corner: float, steps: int = 5) -> np.ndarray:
+def rounded_rectangle(width: float, height: float, corner: float, steps: int = 5) -> Points:
     """A rectangle centred on (0, 0) with round corners, as a convex polygon."""
     corner = min(corner, width / 2, height / 2)
     points = []
@@ -85,7 +89,7 @@ def card_size(rng: np.random.Generator) -> tuple[float, float]:
     return width, width * float(rng.uniform(1.38, 1.43))
 
 
-def share_inside(outline: np.ndarray, zones: Sequence[np.ndarray], per_mm: float = 2.0) -> float:
+def share_inside(outline: Points, zones: Sequence[Points], per_mm: float = 2.0) -> float:
     """The share of a convex outline's area (table plane, mm) inside the union of ``zones``."""
     lo = np.floor(outline.min(axis=0)) - 1
     size = np.ceil((outline.max(axis=0) - lo + 1) * per_mm).astype(int)
@@ -97,7 +101,7 @@ def share_inside(outline: np.ndarray, zones: Sequence[np.ndarray], per_mm: float
     return float((card & inside).sum()) / max(1.0, float(card.sum()))
 
 
-def _shard(rng: np.random.Generator, width: float, height: float) -> np.ndarray:
+def _shard(rng: np.random.Generator, width: float, height: float) -> Points:
     """A potsherd printed on a card (card coordinates, mm): an irregular convex polygon a
     little off centre, covering 55-70 % of the card and clear of its edge by 2 mm or more."""
     target = rng.uniform(0.55, 0.70) * width * height
@@ -109,36 +113,36 @@ def _shard(rng: np.random.Generator, width: float, height: float) -> np.ndarray:
     shape = cv2.convexHull(shape).reshape(-1, 2)
     shift = rng.uniform(-1.5, 1.5, 2)
     frame = rounded_rectangle(width - 4.0, height - 4.0, CORNER).astype(np.float32)
-    best: np.ndarray = frame
+    best: npt.NDArray[np.float32] = frame
     for scale in np.linspace(1.5, 0.6, 46):
         poly = (shape * scale + shift).astype(np.float32)
         area, clipped = cv2.intersectConvexConvex(poly, frame)
         if clipped is None or area <= 0:
             continue
-        best = clipped.reshape(-1, 2)
+        best = f32(clipped.reshape(-1, 2))
         if area <= target:
             break
     return best.astype(np.float64)
 
 
-def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> np.ndarray:
+def _noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> FloatImage:
     small = (max(2, int(shape[0] / scale) + 2), max(2, int(shape[1] / scale) + 2))
     field = np.asarray(
         cv2.resize(rng.normal(0, 1, small).astype(np.float32), (shape[1], shape[0])),
         np.float32,
     )
-    out: np.ndarray = field / (field.std() + 1e-6)
+    out: FloatImage = field / (field.std() + 1e-6)
     return out
 
 
-def _poly(canvas: np.ndarray, pts: np.ndarray, value: object) -> None:
+def _poly(canvas: FloatImage, pts: Points, value: float) -> None:
     fixed = np.round(pts * 16).astype(np.int32)
-    cv2.fillPoly(canvas, [fixed], value, cv2.LINE_AA, 4)  # type: ignore[call-overload]
+    cv2.fillPoly(canvas, [fixed], value, cv2.LINE_AA, 4)
 
 
 def _layers(
     rng: np.random.Generator, card: Card, stock: Sequence[float], grey: float = 0.0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[FloatImage, FloatImage, FloatImage]:
     """Colour (BGR), opacity and added glare of a card in its own plane, ``PX_PER_MM``, with
     room for a sleeve round it; (0, 0) of the card is the layers' centre. ``grey`` (0-1) takes
     black ink that share of the way to ``GREY_INK``."""
@@ -148,8 +152,8 @@ def _layers(
     shape = (round(h * k), round(w * k))
     origin = np.array([w / 2, h / 2])
 
-    def px(points: np.ndarray) -> np.ndarray:
-        out: np.ndarray = (points + origin) * k
+    def px(points: Points) -> Points:
+        out: Points = (points + origin) * k
         return out
 
     paper = np.array(stock, np.float32) * rng.uniform(0.95, 1.04) * (1 + rng.normal(0, 0.015, 3))
@@ -234,10 +238,10 @@ def _layers(
 
 def paint_card(
     rng: np.random.Generator,
-    canvas: np.ndarray,
+    canvas: FloatImage,
     card: Card,
     stock: Sequence[float],
-    to_canvas: Callable[[np.ndarray], np.ndarray],
+    to_canvas: Callable[[Points], Points],
     grey: float = 0.0,
 ) -> None:
     """Paint ``card`` onto the (supersampled, float BGR) canvas; ``to_canvas`` maps (N, 3)

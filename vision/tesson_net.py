@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.arrays import FloatImage, Image
 from vision.cube_net import (
     centres,
     detection_confidence,
@@ -42,13 +43,13 @@ from vision.cube_net import (
     working_image,
 )
 from vision.cubes import check_frame
-from vision.readings import CONFIRM_BELOW, TessonReading
+from vision.readings import CONFIRM_BELOW, Side, TessonReading
 from vision.seats import SeatMap
 from vision.tessons import edge_distance, seat_of
 
 __all__ = ["SIDES", "TessonNetReader", "confidence", "read_tessons_net"]
 
-SIDES = ("white", "black")
+SIDES: tuple[Side, Side] = ("white", "black")
 WORK_SHORT_SIDE = 320  # the frame's short side at the working scale, px
 OUTPUTS = 5  # heat, side logit, log size, x/y offset
 DETECT_AT = 0.4  # heat-map peak above which a tesson is reported
@@ -86,12 +87,12 @@ class TessonNetReader:
         self.last_cut: list[bool] = []  # cut by the frame's edge or by a seat zone's
 
     def read(
-        self, image: np.ndarray, seats: SeatMap | None = None, *, edge_margin: float = 6.0
+        self, image: Image, seats: SeatMap | None = None, *, edge_margin: float = 6.0
     ) -> list[TessonReading]:
         img = np.ascontiguousarray(check_frame(image))
         work, scale = working_image(img, self.short_side)
         self.net.setInput(space_to_depth(work))
-        out = np.asarray(self.net.forward())[0]
+        out: FloatImage = np.asarray(self.net.forward())[0]
         heat = sigmoid(out[0])
         gh, gw = heat.shape
         found: list[tuple[TessonReading, float, float, bool]] = []
@@ -112,7 +113,7 @@ class TessonNetReader:
                 cut |= edge_distance(seats, x, y) < max(edge_margin, EDGE_SHARE * size)
             side = SIDES[int(p_black >= 0.5)]
             sure = confidence(peak, self.sure_at, sure_of_side, cut)
-            reading = TessonReading(float(x), float(y), side, sure, seat)  # type: ignore[arg-type]
+            reading = TessonReading(float(x), float(y), side, sure, seat)
             found.append((reading, peak, sure_of_side, cut))
         found.sort(key=lambda f: (round(f[0].y), f[0].x))
         self.last_heat = [f[1] for f in found]
@@ -130,7 +131,7 @@ def _default_reader() -> TessonNetReader:
     return TessonNetReader()
 
 
-def read_tessons_net(image: np.ndarray, seats: SeatMap | None = None) -> list[TessonReading]:
+def read_tessons_net(image: Image, seats: SeatMap | None = None) -> list[TessonReading]:
     """Every tesson on the frame, as ``vision.tessons.read_tessons`` reports them: centre in
     the frame's pixels, side, confidence 0..1 (flagged below ``CONFIRM_BELOW``) and, with a
     seat map, the seat whose zone holds the centre; sorted top to bottom, then left to right.

@@ -40,14 +40,19 @@ import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import FloatImage, Image, Labels, Mask, Points, f32, f64, i32, u8
 from vision.cubes import check_frame
-from vision.readings import CONFIRM_BELOW, TessonReading
+from vision.readings import CONFIRM_BELOW, Side, TessonReading
 from vision.seats import SeatMap
+
+if TYPE_CHECKING:
+    from cv2.typing import MatLike, RotatedRect
 
 WHITE, BLACK = 1, 2
 ZONE_SHARE = 0.8
@@ -55,7 +60,7 @@ ZONE_SHARE = 0.8
 
 
 def read_tessons(
-    image: np.ndarray,
+    image: Image,
     seats: SeatMap | None = None,
     *,
     min_area: float = 600.0,
@@ -84,7 +89,8 @@ def read_tessons(
     seen = (p.fg | (p.sides > 0)).astype(np.uint8)
     opened = cv2.morphologyEx(seen, cv2.MORPH_OPEN, kernel[:2, :2])
     objects = cv2.bitwise_and(cv2.dilate(opened, kernel), seen)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(objects, connectivity=8)
+    n, found_labels, found_stats, _ = cv2.connectedComponentsWithStats(objects, connectivity=8)
+    labels, stats = i32(found_labels), i32(found_stats)
     for group in _groups(p, labels, stats, min_area / px, card_area / px):
         x0, y0 = stats[group, 0].min(), stats[group, 1].min()
         x1 = (stats[group, 0] + stats[group, 2]).max()
@@ -103,9 +109,10 @@ def read_tessons(
                 found.append(card)
             if cardlike or card is not None:
                 claimed[y : y + mask.shape[0], x : x + mask.shape[1]] |= mask
-    mask = cv2.morphologyEx((p.sides > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel)
-    mask = cv2.bitwise_and(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), 1 - claimed)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    mask = u8(cv2.morphologyEx((p.sides > 0).astype(np.uint8), cv2.MORPH_OPEN, kernel))
+    mask = u8(cv2.bitwise_and(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), 1 - claimed))
+    n, found_labels, found_stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels, stats = i32(found_labels), i32(found_stats)
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
         if min_area <= area * px < card_area:
@@ -127,7 +134,7 @@ def read_tessons(
             share = _zone_share(seats, seat, f, scale, p.sides.shape)
             if edge_distance(seats, fx, fy) < edge_margin or share < ZONE_SHARE:
                 confidence = min(confidence, CONFIRM_BELOW - 0.1)
-        readings.append(TessonReading(fx, fy, f.side, confidence, seat))  # type: ignore[arg-type]
+        readings.append(TessonReading(fx, fy, f.side, confidence, seat))
     readings.sort(key=lambda r: (round(r.y), r.x))
     return readings
 
@@ -140,22 +147,22 @@ def read_tessons(
 class _Planes:
     """The frame at the working scale and per-pixel measures against the bare table."""
 
-    image: np.ndarray
+    image: Image
     """BGR, uint8, at the working scale."""
-    table: np.ndarray
+    table: FloatImage
     """The bare table under the light, BGR float32."""
-    sides: np.ndarray
+    sides: Image
     """WHITE, BLACK or 0 per pixel, against the table."""
-    val: np.ndarray
+    val: FloatImage
     """Brightness corrected for the light (the table's brightness scaled to its median)."""
-    fg: np.ndarray
+    fg: Mask
     """What differs from the table in colour or brightness, shadows left out (bool)."""
     white_level: float
     """The light-corrected brightness of the frame's whitest things (99th percentile)."""
 
 
 def off_the_markers(
-    readings: list[TessonReading], markers: Mapping[int, np.ndarray]
+    readings: list[TessonReading], markers: Mapping[int, Points]
 ) -> list[TessonReading]:
     """The readings that do not lie on a printed marker's paper: the paper round an ArUco
     marker (``vision.calibration.detect_markers``: id → its black square's corners) is white
@@ -176,7 +183,7 @@ PAPER_GROWTH = 1.6
 least a module (1/6 of the square) on each side, and cutting leaves a little more."""
 
 
-def _table(image: np.ndarray) -> np.ndarray:
+def _table(image: Image) -> Image:
     """The bare table under the frame's light, at 1/8 of ``image``'s size (uint8 BGR).
 
     Big cards can cover half of any window a median would take, so the table is found by its
@@ -219,12 +226,12 @@ def _table(image: np.ndarray) -> np.ndarray:
     table = np.exp(smooth).reshape(sh, sw, 3).astype(np.float32)
     keep = (weight > 0).reshape(sh, sw).astype(np.float32)
     table = table * _spread(small / table, keep, max(sw, sh) / 40, np.ones_like(table))
-    out: np.ndarray = np.clip(table - 1.0 + 0.5, 0, 255).astype(np.uint8)
+    out: Image = np.clip(table - 1.0 + 0.5, 0, 255).astype(np.uint8)
     return out
 
 
 @functools.lru_cache(maxsize=4)
-def _basis(height: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _basis(height: int, width: int) -> tuple[Points, Points, Mask]:
     """Polynomials of degree 4 or less in x and y over a height x width grid (rows: pixels),
     the same on every other pixel of every other row, and which pixels those are."""
     yy, xx = np.mgrid[0:height, 0:width].astype(np.float64)
@@ -237,7 +244,7 @@ def _basis(height: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return basis, np.ascontiguousarray(basis[sub]), sub
 
 
-def _fit(basis: np.ndarray, values: np.ndarray, weight: np.ndarray) -> np.ndarray:
+def _fit(basis: Points, values: Points, weight: Points) -> Points:
     """Weighted least squares (with a touch of ridge, for frames where little is table).
     OpenCV's small matrix products: NumPy's threaded BLAS is slower on such sizes."""
     root = np.sqrt(weight)[:, None]
@@ -245,13 +252,12 @@ def _fit(basis: np.ndarray, values: np.ndarray, weight: np.ndarray) -> np.ndarra
     ridge = 1e-6 * np.eye(basis.shape[1])
     normal = cv2.gemm(scaled, scaled, 1.0, ridge, 1.0, flags=cv2.GEMM_1_T)
     rhs = cv2.gemm(scaled, values[:, None] * root, 1.0, ridge[:, :1], 0.0, flags=cv2.GEMM_1_T)
-    out: np.ndarray = cv2.solve(normal, rhs, flags=cv2.DECOMP_CHOLESKY)[1].reshape(-1)
-    return out
+    return f64(cv2.solve(normal, rhs, flags=cv2.DECOMP_CHOLESKY)[1].reshape(-1))
 
 
 def _spread(
-    image: np.ndarray, weight: np.ndarray, sigma: float, fallback: np.ndarray | None = None
-) -> np.ndarray:
+    image: FloatImage, weight: FloatImage, sigma: float, fallback: FloatImage | None = None
+) -> FloatImage:
     """A weighted Gaussian blur of ``image``: where the weights are too thin, ``fallback`` (or
     the weighted mean of the whole image)."""
     mass = cv2.GaussianBlur(weight, (0, 0), sigma)
@@ -268,43 +274,43 @@ def _spread(
     return np.where(thin, fallback, out).astype(np.float32)
 
 
-def _max3(image: np.ndarray) -> np.ndarray:
+def _max3(image: Image) -> Image:
     b, g, r = cv2.split(image)
-    return cv2.max(cv2.max(b, g), r)
+    return u8(cv2.max(cv2.max(b, g), r))
 
 
-def _min3(image: np.ndarray) -> np.ndarray:
+def _min3(image: Image) -> Image:
     b, g, r = cv2.split(image)
-    return cv2.min(cv2.min(b, g), r)
+    return u8(cv2.min(cv2.min(b, g), r))
 
 
-def _planes(image: np.ndarray, scale: int) -> _Planes:
+def _planes(image: Image, scale: int) -> _Planes:
     h, w = image.shape[:2]
     if scale > 1:
-        work = cv2.resize(image, (w // scale, h // scale), interpolation=cv2.INTER_AREA)
+        work = u8(cv2.resize(image, (w // scale, h // scale), interpolation=cv2.INTER_AREA))
     else:
-        work = cv2.blur(image, (3, 3))
+        work = u8(cv2.blur(image, (3, 3)))
     wh, ww = work.shape[:2]
     table_small = _table(work)
     level_small = _max3(table_small).astype(np.float32) + 1.0
     median = float(np.median(level_small))
-    table = cv2.resize(table_small, (ww, wh), interpolation=cv2.INTER_LINEAR)
-    level = cv2.resize(level_small, (ww, wh), interpolation=cv2.INTER_LINEAR)
+    table = u8(cv2.resize(table_small, (ww, wh), interpolation=cv2.INTER_LINEAR))
+    level = f32(cv2.resize(level_small, (ww, wh), interpolation=cv2.INTER_LINEAR))
     table_sat = cv2.resize(
         cv2.cvtColor(table_small, cv2.COLOR_BGR2HSV)[..., 1],
         (ww, wh),
         interpolation=cv2.INTER_LINEAR,
     )
     gain = median / level
-    hsv = cv2.cvtColor(work, cv2.COLOR_BGR2HSV)
+    hsv = u8(cv2.cvtColor(work, cv2.COLOR_BGR2HSV))
     sat = hsv[..., 1]
     v = hsv[..., 2].astype(np.float32)
     val = v * gain
-    diff = _max3(cv2.absdiff(work, table)).astype(np.float32) * gain
+    diff = _max3(u8(cv2.absdiff(work, table))).astype(np.float32) * gain
     ratio = (v + 1.0) / level
     chroma = cv2.subtract(hsv[..., 2], _min3(work))
     # Each channel over the table's, in 128ths (fast, in bytes: 2 is as far as it needs).
-    ratios = cv2.divide(work, table, scale=128)
+    ratios = u8(cv2.divide(work, table, scale=128))
     hi, lo = _max3(ratios), _min3(ratios)
     workf = work.astype(np.float32) + 1.0
     # Neutral is the light's colour (a warm bulb makes white orange): how far each pixel's
@@ -327,7 +333,7 @@ def _planes(image: np.ndarray, scale: int) -> _Planes:
     return _Planes(work, tablef, sides, val, fg, white_level)
 
 
-def _light(pixels: np.ndarray, lighter: np.ndarray, sat: np.ndarray) -> tuple[float, float]:
+def _light(pixels: FloatImage, lighter: Image, sat: Image) -> tuple[float, float]:
     """The light's chromaticity (blue and green shares): that of the brightest of the things
     much lighter than the table in every channel (white tessons, glare; ``lighter`` is the
     least channel's ratio to the table's, in 128ths), when it is a light's colour (from a warm
@@ -354,11 +360,11 @@ class _Found:
     x: float
     y: float
     """Centre, working scale."""
-    side: str
+    side: Side
     confidence: float
     area: float
     card: bool
-    region: np.ndarray
+    region: Image
     """The tesson's pixels (uint8 0/1) in its box at (x0, y0), working scale."""
     x0: int
     y0: int
@@ -369,7 +375,7 @@ def _ramp(value: float, low: float, high: float) -> float:
     return float(min(1.0, max(0.0, (value - low) / (high - low))))
 
 
-def _plain(p: _Planes, roi: np.ndarray, x: int, y: int, smallest: float) -> list[_Found]:
+def _plain(p: _Planes, roi: Mask, x: int, y: int, smallest: float) -> list[_Found]:
     """Plain tessons in a group (``roi``, bool, its box at x, y): a white or a black
     shard-shaped group, not a cube. A group half white and half black is two tessons lying
     close together: each side is read on its own (groups of ``smallest`` pixels or more)."""
@@ -387,7 +393,7 @@ def _plain(p: _Planes, roi: np.ndarray, x: int, y: int, smallest: float) -> list
                 if stats[j, cv2.CC_STAT_AREA] >= smallest:
                     out += _plain(p, labels == j, x, y, smallest)
         return out
-    side = "white" if share_white >= share_black else "black"
+    side: Side = "white" if share_white >= share_black else "black"
     clear = max(share_white, share_black) / max(1e-6, share_white + share_black)
     mask = roi.astype(np.uint8)
     contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -412,7 +418,7 @@ def _plain(p: _Planes, roi: np.ndarray, x: int, y: int, smallest: float) -> list
     return [_Found(cx, cy, side, confidence, float(area), False, mask, x, y)]
 
 
-def _bare(p: _Planes, union: np.ndarray, x: int, y: int) -> bool:
+def _bare(p: _Planes, union: Image, x: int, y: int) -> bool:
     """Whether the gap between the pieces of ``union`` (box at x, y) is the bare table."""
     hull = np.zeros_like(union)
     cv2.drawContours(hull, [_hull(union)], -1, 1, -1)
@@ -429,7 +435,7 @@ def _bare(p: _Planes, union: np.ndarray, x: int, y: int) -> bool:
 
 
 def _groups(
-    p: _Planes, labels: np.ndarray, stats: np.ndarray, smallest: float, card: float
+    p: _Planes, labels: Labels, stats: Labels, smallest: float, card: float
 ) -> list[list[int]]:
     """The objects of the frame, biggest first, as lists of labels. Pieces of one card (or of
     one shard) that a glare streak cut apart are one object: a big piece and another close by
@@ -480,27 +486,27 @@ def _groups(
     return [groups[i] for i in order if i in groups]
 
 
-def _members(labels: np.ndarray, ids: list[int]) -> np.ndarray:
+def _members(labels: Labels, ids: list[int]) -> Image:
     """The pixels (uint8 0/1) whose label is one of ``ids``."""
-    out: np.ndarray = (labels == ids[0]).view(np.uint8)
+    out: Image = (labels == ids[0]).view(np.uint8)
     for i in ids[1:]:
         out = out | (labels == i).view(np.uint8)
     return out
 
 
-def _hull(mask: np.ndarray) -> np.ndarray:
+def _hull(mask: Image) -> MatLike:
     """The convex hull of a mask's pixels (from its outlines: far fewer points)."""
     outlines = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     return cv2.convexHull(np.vstack(outlines))
 
 
-def _piece(labels: np.ndarray, stats: np.ndarray, i: int) -> np.ndarray:
+def _piece(labels: Labels, stats: Labels, i: int) -> Image:
     x, y, w, h, _ = stats[i]
-    piece: np.ndarray = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
+    piece: Image = (labels[y : y + h, x : x + w] == i).astype(np.uint8)
     return piece
 
 
-def _shape(mask: np.ndarray) -> tuple[float, bool, float]:
+def _shape(mask: Image) -> tuple[float, bool, float]:
     """How much of its convex hull a mask fills, whether the hull is a card's rounded
     rectangle, and how much of its best rectangle the hull fills."""
     hull = _hull(mask)
@@ -511,7 +517,7 @@ def _shape(mask: np.ndarray) -> tuple[float, bool, float]:
     return float(np.count_nonzero(mask)) / max(1.0, area), fill > 0.9 and 1.15 < aspect < 1.7, fill
 
 
-def _touching(mask: np.ndarray, x: int, y: int, big: bool) -> list[tuple[np.ndarray, int, int]]:
+def _touching(mask: Image, x: int, y: int, big: bool) -> list[tuple[Image, int, int]]:
     """An object, or, when it is ``big`` and not one rounded rectangle, the cards touching
     each other in it: the peaks of its distance transform are their middles, and each pixel
     goes to the nearest middle."""
@@ -538,7 +544,7 @@ def _touching(mask: np.ndarray, x: int, y: int, big: bool) -> list[tuple[np.ndar
     return out
 
 
-def _card(p: _Planes, group: np.ndarray, x: int, y: int, pair: float) -> tuple[_Found | None, bool]:
+def _card(p: _Planes, group: Image, x: int, y: int, pair: float) -> tuple[_Found | None, bool]:
     """A printed card (or its shard alone) in a big object (``group``, uint8, its box at x,
     y), read against its own stock; and whether the object looks like a card (then nothing
     else is read inside it). An object of less than ``pair`` pixels, white and black side by
@@ -548,10 +554,12 @@ def _card(p: _Planes, group: np.ndarray, x: int, y: int, pair: float) -> tuple[_
     if not cardlike:
         # Something dark or light beside the card (a dim corner, a shadow) may have joined
         # it: the card is then what differs from the table in colour, if that is a card.
-        core = cv2.morphologyEx(
-            cv2.bitwise_and(group, p.fg[y : y + h, x : x + w].astype(np.uint8)),
-            cv2.MORPH_OPEN,
-            np.ones((3, 3), np.uint8),
+        core = u8(
+            cv2.morphologyEx(
+                cv2.bitwise_and(group, p.fg[y : y + h, x : x + w].astype(np.uint8)),
+                cv2.MORPH_OPEN,
+                np.ones((3, 3), np.uint8),
+            )
         )
         if np.count_nonzero(core) > 0.4 * np.count_nonzero(group):
             core_region, core_rect, core_cardlike = _outline(core)
@@ -559,7 +567,7 @@ def _card(p: _Planes, group: np.ndarray, x: int, y: int, pair: float) -> tuple[_
                 region, rect, cardlike = core_region, core_rect, True
     total = float(np.count_nonzero(region))
     smooth = cv2.blur(p.image[y : y + h, x : x + w], (5, 5)).astype(np.float32)
-    stock = _stock(smooth, p.table[y : y + h, x : x + w], cv2.boxPoints(rect)) + 1.0
+    stock = _stock(smooth, p.table[y : y + h, x : x + w], f32(cv2.boxPoints(rect))) + 1.0
     channels = cv2.split(smooth * (1.0 / stock).astype(np.float32))
     b, g, r = channels
     low, high = cv2.min(cv2.min(b, g), r), cv2.max(cv2.max(b, g), r)
@@ -584,11 +592,12 @@ def _card(p: _Planes, group: np.ndarray, x: int, y: int, pair: float) -> tuple[_
     # Black ink is never made by glare; white-looking pixels on a black card are glare, a
     # streak across it that runs on over the card's edge. More glare than ink showing is
     # doubtful; white that stays off the edge is white ink: both sides at once, doubtful.
+    side: Side
     if k >= 0.12:
         side = "black"
         confidence = min(_ramp(k, 0.12, 0.25), 1.0 - _ramp(wh / (k + wh), 0.45, 0.55))
         if wh >= 0.12:
-            rim = region - cv2.erode(region, np.ones((7, 7), np.uint8))
+            rim = region - u8(cv2.erode(region, np.ones((7, 7), np.uint8)))
             glare = cv2.countNonZero(light & rim) / max(1, cv2.countNonZero(rim))
             confidence = min(confidence, _ramp(glare, 0.01, 0.04))
     else:
@@ -597,7 +606,7 @@ def _card(p: _Planes, group: np.ndarray, x: int, y: int, pair: float) -> tuple[_
     return _centre(region, x, y, side, confidence, total), True
 
 
-def _outline(group: np.ndarray) -> tuple[np.ndarray, Any, bool]:
+def _outline(group: Image) -> tuple[Image, RotatedRect, bool]:
     """An object filled (pieces of one card: their hull), its best rectangle, and whether it
     is a card's rounded rectangle."""
     contours = cv2.findContours(group, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -611,7 +620,7 @@ def _outline(group: np.ndarray) -> tuple[np.ndarray, Any, bool]:
     return region, rect, bool(fill > 0.9 and 1.15 < aspect < 1.7)
 
 
-def _stock(smooth: np.ndarray, table: np.ndarray, box: np.ndarray) -> np.ndarray:
+def _stock(smooth: FloatImage, table: FloatImage, box: FloatImage) -> npt.NDArray[np.float64]:
     """The card's stock: the colour in the corners of the object's rectangle (a convex shard
     leaves them free), those that are not the bare table; the table's colour when they all
     are (the stock is the table's colour, or the object is a shard alone). ``smooth`` is the
@@ -629,13 +638,11 @@ def _stock(smooth: np.ndarray, table: np.ndarray, box: np.ndarray) -> np.ndarray
             near = all(abs((s + 1.0) / (u + 1.0) - 1.0) < 0.12 for s, u in pairs)
             (bare if near else card).append(seen)
     chosen = card if len(card) >= 2 else bare
-    out: np.ndarray = np.median(np.array(chosen), axis=0)
+    out: npt.NDArray[np.float64] = np.median(np.array(chosen), axis=0)
     return out
 
 
-def _centre(
-    region: np.ndarray, x: int, y: int, side: str, confidence: float, area: float
-) -> _Found:
+def _centre(region: Image, x: int, y: int, side: Side, confidence: float, area: float) -> _Found:
     m = cv2.moments(region, binaryImage=True)
     cx, cy = m["m10"] / m["m00"] + x, m["m01"] / m["m00"] + y
     return _Found(cx, cy, side, confidence, area, True, region, x, y)
@@ -659,10 +666,10 @@ def _sizes_agree(found: list[_Found]) -> list[_Found]:
 # Seat zones
 
 
-_MAPS: dict[tuple[int, int, int, int], tuple[SeatMap, np.ndarray]] = {}
+_MAPS: dict[tuple[int, int, int, int], tuple[SeatMap, Image]] = {}
 
 
-def _zone_map(seats: SeatMap, height: int, width: int, scale: int) -> np.ndarray:
+def _zone_map(seats: SeatMap, height: int, width: int, scale: int) -> Image:
     """Each pixel's seat (+1; 0 in no zone) at the working scale, kept for the next frames
     with the same map (by identity: hashing a big map costs more than a frame's reading)."""
     key = (id(seats), height, width, scale)
@@ -676,7 +683,7 @@ def _zone_map(seats: SeatMap, height: int, width: int, scale: int) -> np.ndarray
     return out
 
 
-def _draw_zones(seats: SeatMap, height: int, width: int, scale: int) -> np.ndarray:
+def _draw_zones(seats: SeatMap, height: int, width: int, scale: int) -> Image:
     out = np.zeros((height, width), np.uint8)
     if seats.polygons:
         for i in reversed(range(len(seats.polygons))):  # the first polygon wins
@@ -709,10 +716,10 @@ def _zone_share(
     return float((under == (0 if seat is None else seat + 1)).mean())
 
 
-_POLYGONS: dict[int, tuple[SeatMap, list[np.ndarray]]] = {}
+_POLYGONS: dict[int, tuple[SeatMap, list[npt.NDArray[np.float32]]]] = {}
 
 
-def _polygons(seats: SeatMap) -> list[np.ndarray]:
+def _polygons(seats: SeatMap) -> list[npt.NDArray[np.float32]]:
     kept = _POLYGONS.get(id(seats))
     if kept is not None and kept[0] is seats:
         return kept[1]
@@ -757,8 +764,8 @@ def edge_distance(seats: SeatMap, x: float, y: float) -> float:
 
 
 def annotate_tessons(
-    image: np.ndarray, readings: list[TessonReading], seats: SeatMap | None = None
-) -> np.ndarray:
+    image: Image, readings: list[TessonReading], seats: SeatMap | None = None
+) -> Image:
     """A copy of the frame with the seat zones drawn (thin cyan lines), each tesson ringed in
     its read side's colour with its seat number, flagged ones marked with a magenta '?'."""
     out = image.copy()
@@ -802,6 +809,6 @@ def annotate_tessons(
     return out
 
 
-def _label(image: np.ndarray, text: str, origin: tuple[int, int], color: tuple[int, ...]) -> None:
+def _label(image: Image, text: str, origin: tuple[int, int], color: tuple[int, ...]) -> None:
     cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
     cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.5, color, 1, cv2.LINE_AA)

@@ -16,7 +16,8 @@ asks once per awaited throw.
 
 ``GeneratedThrowSource`` is a simulated camera for a laptop: it shows a generated throw of the
 dice it was told to expect (``expect``), the same still scene until told again.
-``GeneratedPipSource`` does the same with ordinary pip dice (``throw``, with re-rolls).
+``GeneratedPipSource`` does the same with ordinary pip dice (``throw``, with re-rolls). Both are
+in ``vision.generated``, and named here too.
 
 One camera serves every reader: ``read_now``, ``wait_for_throw`` and ``picture`` take a
 ``reader`` that replaces the camera's own for that call (the Oraklos cubes by default; the
@@ -36,20 +37,32 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.arrays import Image, u8
 from vision.calibration import Calibration, CalibrationError
 from vision.cubes import read_cubes
+from vision.frame_source import CameraStopped, CameraUnavailable, FrameSource
+from vision.generated import MAX_PIP_DICE, GeneratedPipSource, GeneratedThrowSource
 from vision.readings import DieReading, Units, UnreadableFrame
 from vision.settle import DEFAULT_STILL_FRAMES, SettleDetector
-from vision.sources import (
-    DEFAULT_RESOLUTION,
-    CameraStopped,
-    CameraUnavailable,
-    FrameSource,
-    ImageFileSource,
-    ImageFolderSource,
-)
-from vision.synthetic import COLORS, PIP_COLORS, PipScene, PlacedDie, cube_scene, pip_scene
+from vision.sources import ImageFileSource, ImageFolderSource
 from vision.white_balance import balanced
+
+__all__ = [
+    "BORDER",
+    "JPEG_QUALITY",
+    "MAX_FRAME_PICTURE",
+    "MAX_PIP_DICE",
+    "MAX_TABLE_PICTURE",
+    "NO_SOURCE",
+    "PICTURE_PX_PER_MM",
+    "STILL_SOURCES",
+    "GeneratedPipSource",
+    "GeneratedThrowSource",
+    "Reader",
+    "ThrowCamera",
+    "ThrowPicture",
+    "rectify",
+]
 
 PICTURE_PX_PER_MM = 2.0
 """Resolution of the rectified picture of the play area (before the cap below)."""
@@ -66,7 +79,7 @@ NO_SOURCE = (
     'images or "generated")'
 )
 
-Reader = Callable[[np.ndarray], Sequence[DieReading]]
+Reader = Callable[[Image], Sequence[DieReading]]
 
 
 @dataclass(frozen=True)
@@ -195,7 +208,7 @@ class ThrowCamera:
         return None
 
     def picture(
-        self, frame: np.ndarray, taken: float | None = None, *, reader: Reader | None = None
+        self, frame: Image, taken: float | None = None, *, reader: Reader | None = None
     ) -> ThrowPicture:
         """Read one frame: its dice in table units and the picture they are placed on (with
         ``reader`` instead of the camera's own reader, when given)."""
@@ -242,7 +255,7 @@ class ThrowCamera:
             return False
         return True
 
-    def _grab(self) -> tuple[float, np.ndarray]:
+    def _grab(self) -> tuple[float, Image]:
         if self.source is None:
             raise CameraUnavailable(NO_SOURCE)
         with self._lock:
@@ -270,7 +283,7 @@ class ThrowCamera:
         self._stopped = False
 
 
-def rectify(frame: np.ndarray, calibration: Calibration) -> tuple[np.ndarray, float]:
+def rectify(frame: Image, calibration: Calibration) -> tuple[Image, float]:
     """The play area seen from straight above, and its scale (picture px per mm).
 
     ``PICTURE_PX_PER_MM``, or less so that the longest side is at most ``MAX_TABLE_PICTURE``;
@@ -283,20 +296,20 @@ def rectify(frame: np.ndarray, calibration: Calibration) -> tuple[np.ndarray, fl
     picture = cv2.warpPerspective(
         frame, to_picture, size, flags=cv2.INTER_LINEAR, borderValue=BORDER
     )
-    return picture, scale
+    return u8(picture), scale
 
 
-def _shrink(frame: np.ndarray, longest: int) -> tuple[np.ndarray, float]:
+def _shrink(frame: Image, longest: int) -> tuple[Image, float]:
     height, width = frame.shape[:2]
     if max(width, height) <= longest:
         return frame, 1.0
     scale = longest / max(width, height)
     size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    return cv2.resize(frame, size, interpolation=cv2.INTER_AREA), scale
+    return u8(cv2.resize(frame, size, interpolation=cv2.INTER_AREA)), scale
 
 
 def _picture(
-    image: np.ndarray, scale: float, unit: Units, dice: tuple[DieReading, ...], taken: float
+    image: Image, scale: float, unit: Units, dice: tuple[DieReading, ...], taken: float
 ) -> ThrowPicture:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
@@ -305,7 +318,7 @@ def _picture(
     return ThrowPicture(data.tobytes(), width, height, scale, unit, dice, taken)
 
 
-def _check_frame(frame: object, description: str) -> np.ndarray:
+def _check_frame(frame: object, description: str) -> Image:
     """A frame the readers can use, or ``UnreadableFrame`` saying what to change."""
     if not isinstance(frame, np.ndarray):
         raise UnreadableFrame(
@@ -324,193 +337,6 @@ def _check_frame(frame: object, description: str) -> np.ndarray:
             "width and height higher (1280×720 is usual)"
         )
     return frame
-
-
-class GeneratedThrowSource(FrameSource):
-    """A simulated overhead camera over a green table: no camera and no photos needed.
-
-    ``expect(colors)`` sets the dice of the next throw; every ``read`` until the next ``expect``
-    gives the same generated scene (so it is still), and ``last_truth`` holds the exact
-    readings (pixels) of the last frame read. Before any ``expect`` the table is empty. Each
-    throw is a new scene drawn from ``seed`` and the throw's number, so a run replays exactly.
-    The scene's camera changes from throw to throw: readings are in pixels (no calibration).
-    """
-
-    def __init__(
-        self, seed: int = 0, resolution: tuple[int, int] = DEFAULT_RESOLUTION, *, noise: float = 2.0
-    ) -> None:
-        self.seed = seed
-        self.resolution = (int(resolution[0]), int(resolution[1]))
-        self.noise = noise
-        self.description = f"generated:{seed}"
-        self.last_truth: tuple[DieReading, ...] = ()
-        self._lock = threading.Lock()
-        self._throw = 0
-        self._wanted: tuple[tuple[str, ...], float] = ((), 0.0)
-        self._scene: tuple[np.ndarray, tuple[DieReading, ...]] | None = None
-        self._closed = False
-
-    def expect(self, colors: Sequence[str], holes: float = 0.3) -> None:
-        """The next frames show a new throw of dice of these colours, each showing its hole
-        with probability ``holes``; no colours is the empty table."""
-        wanted = tuple(colors)
-        unknown = sorted({c for c in wanted if c not in COLORS})
-        if unknown:
-            raise ValueError(
-                f"no {', '.join(unknown)} dice in a generated throw: use {', '.join(COLORS)}"
-            )
-        if not 0 <= holes <= 1:
-            raise ValueError(f"holes = {holes}: the share of dice showing a hole is 0 to 1")
-        with self._lock:
-            self._throw += 1
-            self._wanted = (wanted, float(holes))
-            self._scene = None
-
-    def read(self) -> np.ndarray:
-        with self._lock:
-            if self._closed:
-                raise CameraStopped(f"{self.description}: the source is closed")
-            if self._scene is None:
-                colors, holes = self._wanted
-                width, height = self.resolution
-                scene = cube_scene(
-                    self._scene_seed(),
-                    width=width,
-                    height=height,
-                    colors=colors,
-                    holes=holes,
-                    noise=self.noise,
-                )
-                self._scene = (scene.image, scene.dice)
-            image, truth = self._scene
-            self.last_truth = truth
-            return image.copy()
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-
-    def _scene_seed(self) -> int:
-        state = np.random.SeedSequence((self.seed, self._throw)).generate_state(1)
-        return int(state[0])
-
-
-MAX_PIP_DICE = 40
-"""Most dice in one generated throw of pip dice."""
-
-
-class GeneratedPipSource(FrameSource):
-    """A simulated overhead camera over a dice tray with ordinary pip dice (for game night on a
-    laptop): no camera and no photos needed.
-
-    ``throw(count)`` throws ``count`` dice of random colours; ``throw(count, reroll)`` throws
-    again only the dice at the ``reroll`` indices of the last throw (the same dice: same colours,
-    new places and values), the others lie exactly where they were (their top faces the same
-    pixel for pixel), so that a reader of re-rolls has something to tell apart. Every ``read``
-    until the next throw gives the same scene (it is still), and ``last_truth`` holds the exact
-    readings (pixels, value and colour) of the last frame read, in the order of the dice (index
-    ``i`` is the same die from throw to throw until thrown again). Before any throw the tray is
-    empty. The tray, camera and light are drawn from ``seed`` once; each throw from ``seed`` and
-    its number: a run replays exactly. Readings are in pixels (no calibration).
-    """
-
-    def __init__(
-        self, seed: int = 0, resolution: tuple[int, int] = DEFAULT_RESOLUTION, *, noise: float = 2.0
-    ) -> None:
-        self.seed = seed
-        self.resolution = (int(resolution[0]), int(resolution[1]))
-        self.noise = noise
-        self.description = f"generated pip dice:{seed}"
-        self.last_truth: tuple[DieReading, ...] = ()
-        self._lock = threading.Lock()
-        self._throw = 0
-        self._table_seed = _derived_seed(seed)
-        self._scene: PipScene | None = None
-        self._closed = False
-
-    def throw(self, count: int, reroll: Sequence[int] | None = None) -> None:
-        """The next frames show a new throw: ``count`` dice, all thrown when ``reroll`` is None;
-        otherwise only the last throw's dice at the ``reroll`` indices are thrown again (and
-        new dice added if ``count`` is larger than the last throw, the last ones picked up if
-        it is smaller). Raises ``ValueError`` for a count or an index that cannot be."""
-        if not 0 <= count <= MAX_PIP_DICE:
-            raise ValueError(f"{count} dice: a generated throw has 0 to {MAX_PIP_DICE} dice")
-        with self._lock:
-            previous = self._table().placed
-            again = set(range(len(previous))) if reroll is None else set(reroll)
-            wrong = sorted(i for i in again if not 0 <= i < len(previous))
-            if reroll is not None and wrong:
-                raise ValueError(
-                    f"no die {', '.join(map(str, wrong))} to throw again: the last throw had "
-                    f"{len(previous)} dice (indices 0 to {len(previous) - 1})"
-                )
-            kept = [d for i, d in enumerate(previous[:count]) if i not in again]
-            thrown = [i for i in range(count) if i >= len(previous) or i in again]
-            # Dice thrown again are the same dice (same colours); a new throw is new dice.
-            colors = (
-                [] if reroll is None else [previous[i].color for i in thrown if i < len(previous)]
-            )
-            self._throw += 1
-            width, height = self.resolution
-            extra = len(thrown) - len(colors)
-            if extra:
-                colors += list(_random_colors(_derived_seed(self.seed, self._throw, 1), extra))
-            scene = pip_scene(
-                _derived_seed(self.seed, self._throw),
-                len(thrown),
-                width,
-                height,
-                colors=colors,
-                keep=kept,
-                table_seed=self._table_seed,
-                noise=self.noise,
-            )
-            # pip_scene lists the kept dice first: put every die back at its index.
-            order = [i for i in range(count) if i not in thrown] + thrown
-            placed: list[PlacedDie | None] = [None] * count
-            truth: list[DieReading | None] = [None] * count
-            for index, die, reading in zip(order, scene.placed, scene.dice, strict=True):
-                placed[index], truth[index] = die, reading
-            self._scene = PipScene(
-                image=scene.image,
-                dice=tuple(d for d in truth if d is not None),
-                placed=tuple(d for d in placed if d is not None),
-            )
-
-    def read(self) -> np.ndarray:
-        with self._lock:
-            if self._closed:
-                raise CameraStopped(f"{self.description}: the source is closed")
-            scene = self._table()
-            self.last_truth = scene.dice
-            return scene.image.copy()
-
-    def close(self) -> None:
-        with self._lock:
-            self._closed = True
-
-    def _table(self) -> PipScene:
-        """The scene shown now (the empty tray before any throw); called under the lock."""
-        if self._scene is None:
-            width, height = self.resolution
-            self._scene = pip_scene(
-                _derived_seed(self.seed, 0),
-                0,
-                width,
-                height,
-                table_seed=self._table_seed,
-                noise=self.noise,
-            )
-        return self._scene
-
-
-def _derived_seed(*parts: int) -> int:
-    return int(np.random.SeedSequence(parts).generate_state(1)[0])
-
-
-def _random_colors(seed: int, count: int) -> list[str]:
-    rng = np.random.default_rng(seed)
-    return [PIP_COLORS[int(i)] for i in rng.integers(len(PIP_COLORS), size=count)]
 
 
 STILL_SOURCES: tuple[type[FrameSource], ...] = (

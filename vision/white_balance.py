@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
+from vision.arrays import FloatImage, Image, Matrix, Points, f64, u8
 from vision.calibration import (
     CHECK_MARKER,
     CORNER_IDS,
@@ -71,14 +72,14 @@ class WhiteReference:
         b, g, r = (min(MOST_GAIN, PAPER / max(1.0, v)) for v in self.bgr)
         return (b, g, r)
 
-    def apply(self, frame: np.ndarray) -> np.ndarray:
+    def apply(self, frame: Image) -> Image:
         """The frame under a neutral light, the paper at ``PAPER`` (8-bit, clipped)."""
-        return cv2.multiply(frame, (*self.gains, 0.0), dtype=cv2.CV_8U)
+        gains = (*self.gains, 0.0)
+        # OpenCV takes a Scalar (up to four numbers) for an operand; its stubs take arrays only.
+        return u8(cv2.multiply(frame, gains, dtype=cv2.CV_8U))  # type: ignore[call-overload]
 
 
-def white_from_markers(
-    frame: np.ndarray, markers: Mapping[int, np.ndarray]
-) -> WhiteReference | None:
+def white_from_markers(frame: Image, markers: Mapping[int, Points]) -> WhiteReference | None:
     """The paper's white from markers seen in ``frame`` (id → 4×2 corners TL, TR, BR, BL): the
     corner markers and the colour check card's."""
     samples = [
@@ -89,7 +90,7 @@ def white_from_markers(
     return _reference([s for s in samples if s is not None])
 
 
-def white_from_calibration(frame: np.ndarray, calibration: Calibration) -> WhiteReference | None:
+def white_from_calibration(frame: Image, calibration: Calibration) -> WhiteReference | None:
     """The paper's white where ``calibration`` says the four corner markers lie."""
     samples = []
     for marker in CORNER_IDS:
@@ -97,13 +98,13 @@ def white_from_calibration(frame: np.ndarray, calibration: Calibration) -> White
         pixels = cv2.perspectiveTransform(
             table.reshape(-1, 1, 2).astype(np.float64), calibration.inverse
         ).reshape(4, 2)
-        sample = _paper(frame, pixels)
+        sample = _paper(frame, f64(pixels))
         if sample is not None:
             samples.append(sample)
     return _reference(samples)
 
 
-def balanced(frame: np.ndarray, calibration: Calibration | None = None) -> np.ndarray:
+def balanced(frame: Image, calibration: Calibration | None = None) -> Image:
     """The frame brought back to a neutral light by the markers' paper (where ``calibration``
     says they lie, else where they are found in the frame), or as it is without a reference."""
     if calibration is not None:
@@ -116,14 +117,15 @@ def balanced(frame: np.ndarray, calibration: Calibration | None = None) -> np.nd
     return frame if white is None else white.apply(frame)
 
 
-def _ring_points(inner: float, outer: float) -> np.ndarray:
+def _ring_points(inner: float, outer: float) -> Points:
     """Points of a square ring in the marker's unit square (0..1 is the marker), from ``inner``
     to ``outer`` marker sides outside its edge (negative: inside)."""
     steps = np.linspace(-outer, 1 + outer, 48)
     u, v = np.meshgrid(steps, steps)
     out = np.maximum(np.maximum(-u, u - 1), np.maximum(-v, v - 1))
     keep = (out >= inner) & (out <= outer)
-    return np.c_[u[keep], v[keep]]
+    points: Points = np.c_[u[keep], v[keep]]
+    return points
 
 
 _RING = _ring_points(*RING)
@@ -131,16 +133,16 @@ _BORDER = _ring_points(-0.13, -0.04)
 """The marker's own black border (its outer module, 1/6 of the side): the marker is there."""
 
 
-def _paper(frame: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+def _paper(frame: Image, corners: Points) -> npt.NDArray[np.float32] | None:
     """The median colour of the brighter half of the ring round one marker, or None when the
     ring leaves the frame or is not white paper."""
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=np.float32)
-    to_image = cv2.getPerspectiveTransform(unit, np.asarray(corners, dtype=np.float32))
+    to_image = f64(cv2.getPerspectiveTransform(unit, np.asarray(corners, dtype=np.float32)))
     ring, border = (_sample(frame, points, to_image) for points in (_RING, _BORDER))
     if ring is None or border is None:
         return None
     level = ring.max(axis=1)
-    white = np.median(ring[level >= np.median(level)], axis=0)
+    white: npt.NDArray[np.float32] = np.median(ring[level >= np.median(level)], axis=0)
     top = float(white.max())
     clipped = int((white >= CLIPPED).sum())
     if clipped >= 2 or top < TOO_DARK or (top - float(white.min())) > MOST_TINT * top:
@@ -150,7 +152,7 @@ def _paper(frame: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
     return white
 
 
-def _sample(frame: np.ndarray, unit_points: np.ndarray, to_image: np.ndarray) -> Any:
+def _sample(frame: Image, unit_points: Points, to_image: Matrix) -> FloatImage | None:
     """The frame's pixels at points of the marker's unit square, or None when some are out."""
     points = cv2.perspectiveTransform(unit_points.reshape(-1, 1, 2), to_image).reshape(-1, 2)
     xs, ys = np.round(points[:, 0]).astype(int), np.round(points[:, 1]).astype(int)
@@ -158,10 +160,11 @@ def _sample(frame: np.ndarray, unit_points: np.ndarray, to_image: np.ndarray) ->
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     if inside.mean() < 0.9:
         return None
-    return frame[ys[inside], xs[inside]].astype(np.float32)
+    pixels: FloatImage = frame[ys[inside], xs[inside]].astype(np.float32)
+    return pixels
 
 
-def _reference(samples: list[np.ndarray]) -> WhiteReference | None:
+def _reference(samples: list[npt.NDArray[np.float32]]) -> WhiteReference | None:
     if not samples:
         return None
     b, g, r = (float(v) for v in np.median(np.stack(samples), axis=0))
