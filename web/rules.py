@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, render_template, request
+from flask import Blueprint, render_template, request
 
 from companion.narration.catalog import LANGUAGES, Catalog, french_spacing
+from web.views import language, running_title
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 # the order of the listing: the moderated games, then game night
@@ -164,48 +164,51 @@ def page_words(lang: str) -> dict[str, str]:
     return {key: str(value) for key, value in words.items()}
 
 
-def register(app: Flask, language: Callable[[], str], game: Callable[[], str | None]) -> None:
-    """The two public routes. ``language``: the table's (the running game's, else the table's
-    default); ``game``: the running game's title, or None. ``rules_link()`` in a template is
-    the running game's summary (or the listing), for the pages' headers."""
+blueprint = Blueprint("rules", __name__)
 
-    def chosen() -> str:
-        asked = request.args.get("lang")
-        return asked if asked in LANGUAGES else language()
 
-    def rules_link() -> str:
-        running = game()
-        return f"/rules/{running}" if running in GAMES else "/rules"
+@blueprint.app_template_global()
+def rules_link() -> str:
+    """The running game's summary (or the listing), for the pages' headers."""
+    running = running_title()
+    return f"/rules/{running}" if running in GAMES else "/rules"
 
-    app.jinja_env.globals["rules_link"] = rules_link
 
-    def page(lang: str, status: int = 200, **context: Any) -> tuple[str, int]:
-        words = page_words(lang)
-        names = Catalog(lang)
-        other = next(lang_ for lang_ in LANGUAGES if lang_ != lang)
-        return render_template(
-            "rules.html",
-            lang=lang,
-            words=words,
-            other=other,
-            other_words=page_words(other),
-            games=[(g, names.text(f"games.{g}")) for g in GAMES],
-            running=game(),
-            site_title=names.text("ui.title"),
-            public_page=names.text("ui.public_page"),
-            **context,
-        ), status
+@blueprint.get("/rules")
+def rules_list() -> Any:
+    return page(chosen())
 
-    @app.get("/rules")
-    def rules_list() -> Any:
-        return page(chosen())
 
-    @app.get("/rules/<game_id>")
-    def rules_page(game_id: str) -> Any:
-        lang = chosen()
-        try:
-            found = summary(game_id, lang)
-        except KeyError:
-            text = page_words(lang)["unknown_game"].replace("{game}", game_id)
-            return page(lang, 404, missing=inline(text, lang))
-        return page(lang, rules=found)
+@blueprint.get("/rules/<game_id>")
+def rules_page(game_id: str) -> Any:
+    lang = chosen()
+    try:
+        found = summary(game_id, lang)
+    except KeyError:
+        text = page_words(lang)["unknown_game"].replace("{game}", game_id)
+        return page(lang, 404, missing=inline(text, lang))
+    return page(lang, rules=found)
+
+
+def chosen() -> str:
+    """``?lang=``, else the table's language (the running game's, else the table's default)."""
+    asked = request.args.get("lang")
+    return asked if asked in LANGUAGES else language()
+
+
+def page(lang: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    words = page_words(lang)
+    names = Catalog(lang)
+    other = next(lang_ for lang_ in LANGUAGES if lang_ != lang)
+    return render_template(
+        "rules.html",
+        lang=lang,
+        words=words,
+        other=other,
+        other_words=page_words(other),
+        games=[(g, names.text(f"games.{g}")) for g in GAMES],
+        running=running_title(),
+        site_title=names.text("ui.title"),
+        public_page=names.text("ui.public_page"),
+        **context,
+    ), status

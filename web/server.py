@@ -11,7 +11,7 @@ waitress 3.0 does, read in its source, and what is set or added here:
   (the rest of the body is never read). A chunked body has no size up front: it is read into
   memory up to the limit, then refused the same way. Bodies below ``inbuf_overflow`` stay in
   memory, so no request ever writes a temporary file (waitress's ``tempfile.TemporaryFile``, in
-  ``TMPDIR``). The limit is the application's own (``web.app.MAX_BODY``, 64 KiB), for every
+  ``TMPDIR``). The limit is the application's own (``web.body.MAX_BODY``, 64 KiB), for every
   route, logged in or not.
 * **Idle connections.** ``channel_timeout`` closes a connection with no request running and no
   byte received for that long (checked every ``cleanup_interval``); a running request, such as a
@@ -58,8 +58,8 @@ from waitress.channel import HTTPChannel
 from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
-from web.app import MAX_BODY
 from web.auth import Hush
+from web.body import MAX_BODY
 
 log = logging.getLogger(__name__)
 
