@@ -736,20 +736,11 @@ class Oraklos:
                     hand.append(deck.pop(0))
             exhausted = not deck
         after = dataclasses.replace(
-            state,
+            _new_round(state, first),
             phase=self._phase_after_cards(state),
-            round=state.round + 1,
-            first_player=first,
             deck=tuple(deck),
             hands=tuple(tuple(h) for h in hands),
             shared=tuple(shared),
-            fills=(None,) * n,
-            table=(),
-            on_table=Pool(),
-            markers=(),
-            scored=0,
-            retrieval_order=state.retrieval_order if state.options.unseen_fills else (),
-            retrieved=0,
         )
         events.append(self._round_event(after))
         events.append(self._dealt_event(after, state.hands, state.shared))
@@ -760,20 +751,7 @@ class Oraklos:
         return after, events
 
     def _start_drawing(self, state: OraklosState, first: int, events: list[Event]) -> Step:
-        n = state.players
-        after = dataclasses.replace(
-            state,
-            phase=Phase.DRAW,
-            round=state.round + 1,
-            first_player=first,
-            fills=(None,) * n,
-            table=(),
-            on_table=Pool(),
-            markers=(),
-            scored=0,
-            retrieval_order=state.retrieval_order if state.options.unseen_fills else (),
-            retrieved=0,
-        )
+        after = dataclasses.replace(_new_round(state, first), phase=Phase.DRAW)
         events.append(self._round_event(after))
         if self._pile_runs_out(after):
             events.append(Event("deck_exhausted", {"round": after.round}))
@@ -1172,6 +1150,23 @@ def _judgement(state: OraklosState, kind: str, data: Mapping[str, Any]) -> dict[
 
 def _marker_json(marker: MarkerOnCard) -> dict[str, Any]:
     return {"seat": marker.seat, "marker": marker.marker, "card": marker.card}
+
+
+def _new_round(state: OraklosState, first: int) -> OraklosState:
+    """The next round, ``first`` to play: no fill, die, marker or score of the last one (the
+    order the dice came back in is kept when fills are unseen: it is the next round's order)."""
+    return dataclasses.replace(
+        state,
+        round=state.round + 1,
+        first_player=first,
+        fills=(None,) * state.players,
+        table=(),
+        on_table=Pool(),
+        markers=(),
+        scored=0,
+        retrieval_order=state.retrieval_order if state.options.unseen_fills else (),
+        retrieved=0,
+    )
 
 
 def _replace_at(values: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
