@@ -10,10 +10,11 @@ Oraklos' wish cards) are codes the players read as they are.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -90,6 +91,14 @@ class Catalog:
     def fixed_lines(lang: str) -> frozenset[str]:
         """Every sentence of the language whose words never change (no placeholder)."""
         return _fixed(lang)
+
+    def section(self, prefix: str) -> Callable[..., str]:
+        """The sentences under one prefix: ``say = catalog.section("oraklos.say.")``, then
+        ``say("round_started", round=2, seat=0)``."""
+        return functools.partial(self._under, prefix)
+
+    def _under(self, prefix: str, key: str, **params: Any) -> str:
+        return self.text(prefix + key, **params)
 
     def has(self, key: str) -> bool:
         return key in _load(self.lang)

@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.game import AudienceKind, Event
+from companion.game import Event
 from companion.narration.catalog import Catalog, eleusis_card_words
+from companion.narration.script import for_everyone
 
 SAY = "eleusis.say."
 SILENT = frozenset({"cards_played", "starter_verdict", "card_turned"})
@@ -30,14 +31,13 @@ def cards_words(catalog: Catalog, cards: Sequence[str]) -> str:
     return ", ".join(eleusis_card_words(catalog, card) for card in cards)
 
 
+@for_everyone
 def lines(catalog: Catalog, event: Event) -> list[str]:
     """The sentences spoken aloud for ``event`` ([] for an event not for everyone)."""
-    if event.audience.kind is not AudienceKind.EVERYONE or event.kind in SILENT:
+    if event.kind in SILENT:
         return []
     d = event.data
-
-    def say(key: str, **params: Any) -> str:
-        return catalog.text(SAY + key, **params)
+    say = catalog.section(SAY)
 
     def card(code: str) -> str:
         return eleusis_card_words(catalog, code)

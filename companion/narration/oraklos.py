@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.game import AudienceKind, Event
+from companion.game import Event
 from companion.games.oraklos.dice import Color
 from companion.games.oraklos.predictions import Verdict
 from companion.narration.catalog import Catalog
+from companion.narration.script import for_everyone
 
 SAY = "oraklos.say."
 
@@ -29,14 +30,11 @@ def cards_words(catalog: Catalog, cards: Sequence[str]) -> str:
     return "; ".join(card_words(catalog, card) for card in cards)
 
 
+@for_everyone
 def lines(catalog: Catalog, event: Event) -> list[str]:
     """The sentences spoken aloud for ``event`` ([] for an event not for everyone)."""
-    if event.audience.kind is not AudienceKind.EVERYONE:
-        return []
     d = event.data
-
-    def say(key: str, **params: Any) -> str:
-        return catalog.text(SAY + key, **params)
+    say = catalog.section(SAY)
 
     match event.kind:
         case "round_started":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.game import AudienceKind, Event
+from companion.game import Event
 from companion.narration.catalog import Catalog
-from companion.narration.script import Line, Pause, Script
+from companion.narration.script import Line, Pause, Script, for_everyone
 
 NIGHT_STEPS = ("close_eyes", "cylons_open", "cylons_close", "open_eyes")
 
@@ -98,9 +98,8 @@ def plot_lines(catalog: Catalog, event: Event) -> list[str] | None:
     return None
 
 
+@for_everyone
 def lines(catalog: Catalog, event: Event) -> list[str]:
-    if event.audience.kind is not AudienceKind.EVERYONE:
-        return []
     plotted = plot_lines(catalog, event)
     if plotted is not None:
         return plotted

@@ -10,20 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.game import AudienceKind, Event
+from companion.game import Event
 from companion.narration.catalog import Catalog
+from companion.narration.script import for_everyone
 
 SAY = "sages.say."
 
 
+@for_everyone
 def lines(catalog: Catalog, event: Event) -> list[str]:
     """The sentences spoken aloud for ``event``."""
-    if event.audience.kind is not AudienceKind.EVERYONE:
-        return []
     d = event.data
-
-    def say(key: str, **params: Any) -> str:
-        return catalog.text(SAY + key, **params)
+    say = catalog.section(SAY)
 
     match event.kind:
         case "sages_set_up":
