@@ -5,12 +5,14 @@
 #   sudo ./deploy/install.sh                       install; again after `git pull` to upgrade
 #   sudo ./deploy/install.sh --uninstall           remove it, keep the config and the journal
 #   sudo ./deploy/install.sh --uninstall --purge   remove everything, the journal too
+#   sudo ./deploy/install.sh --voices=/media/usb   the Piper voices from a folder, not the internet
 #
 # It installs the system packages (espeak-ng, alsa-utils, and picamera2 and lgpio where the
 # archives have them), a user `companion`, a virtual environment in /opt/tabletop-companion
 # that sees the system's picamera2, the config /etc/tabletop-companion/companion.toml (written
 # once, never overwritten), the data directory /var/lib/tabletop-companion (the journal; never
-# touched), a sudoers rule for the safe shutdown, and the systemd unit tabletop-companion.
+# touched), the Piper voices (French and English) in its "voices" folder, a sudoers rule for the
+# safe shutdown, and the systemd unit tabletop-companion.
 set -euo pipefail
 
 readonly NAME=tabletop-companion
@@ -26,6 +28,7 @@ readonly GROUPS_WANTED=(gpio video audio i2c spi render)
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 readonly SRC
 WORK="" # a scratch folder, removed on exit
+VOICES_FROM="" # --voices=FOLDER: the Piper voices' files, copied from there
 cleanup() { if [ -n "$WORK" ]; then rm -rf "$WORK"; fi; }
 trap cleanup EXIT
 
@@ -33,7 +36,7 @@ say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,8s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 # Runs a command with its output kept aside; shows it only if the command fails.
@@ -48,37 +51,81 @@ quietly() {
   rm -f "$log"
 }
 
-# True when apt knows a version of this package it could install.
-apt_has() {
-  LC_ALL=C apt-cache policy "$1" 2>/dev/null | grep -q '^ *Candidate: [^(]'
-}
-
 # True when systemd is the running init (false in a chroot or a container without it).
 systemd_running() { [ -d /run/systemd/system ]; }
 
 install_packages() {
   say "== System packages (apt)"
-  local packages=(python3-venv python3-pip espeak-ng alsa-utils sudo)
-  # On a Pi's first boot the package tools may be busy (updates): wait for them.
-  quietly apt-get -o DPkg::Lock::Timeout=300 update
-  if apt_has python3-picamera2; then
-    packages+=(python3-picamera2)
-  else
-    say "python3-picamera2 is not in this system's archives (not Raspberry Pi OS?):" \
-      "the camera will be used through OpenCV"
+  local packages=(python3-venv python3-pip espeak-ng alsa-utils sudo) optional=() missing=()
+  local log unreachable="" archives archive package without candidate available=" "
+  # On a Pi's first boot the package tools may be busy (updates): wait for them. An archive
+  # that cannot be reached (the Raspberry Pi one with no route to it, a proxy that refuses it)
+  # does not stop the install: apt keeps the lists it has, and what is then missing is named.
+  log=$(mktemp)
+  if ! LC_ALL=C apt-get -o DPkg::Lock::Timeout=300 update >"$log" 2>&1; then
+    cat "$log" >&2
+    say "WARNING: apt-get update failed (above): going on with the package lists apt has"
   fi
-  if apt_has python3-lgpio; then
-    packages+=(python3-lgpio)
-  else
-    say "python3-lgpio is not in this system's archives (not Raspberry Pi OS?):" \
-      "gpiozero will use another pin library, or simulated pins"
+  # "W: Failed to fetch http://archive.raspberrypi.com/debian/dists/bookworm/InRelease  Could
+  # not resolve 'archive.raspberrypi.com'": the archive, and why (its first reason).
+  unreachable=$(sed -n 's|^[WE]: Failed to fetch \([^ ]*\)/dists/[^ ]* *\(.*\)|\1/ (\2)|p' "$log" |
+    awk '!seen[$1]++')
+  rm -f "$log"
+  archives=$(awk '{print $1}' <<<"$unreachable" | xargs)
+  while IFS= read -r archive; do
+    [ -z "$archive" ] ||
+      say "WARNING: apt could not update its list of $archive: going on with the lists it has"
+  done <<<"$unreachable"
+  # What apt can install (a candidate version). Not with `apt-cache policy | grep -q`: grep stops reading
+  # at the first match, apt-cache then dies of SIGPIPE, and pipefail turns that into a "no".
+  for package in "${packages[@]}" python3-picamera2 python3-lgpio; do
+    candidate=$(LC_ALL=C apt-cache policy "$package" 2>/dev/null |
+      sed -n 's/^ *Candidate: //p') || true
+    [ -z "$candidate" ] || [ "$candidate" = "(none)" ] || available+="$package "
+  done
+  for package in "${packages[@]}"; do
+    [[ $available == *" $package "* ]] || missing+=("$package")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    die "cannot install ${missing[*]}: no package list apt has offers them" \
+      "${archives:+(unreachable: $archives) }- connect this machine to the network and run" \
+      "the installer again"
   fi
+  for package in python3-picamera2 python3-lgpio; do
+    case $package in
+      python3-picamera2) without="the camera will be used through OpenCV" ;;
+      *) without="gpiozero will use another pin library, or simulated pins" ;;
+    esac
+    if [[ $available == *" $package "* ]]; then
+      optional+=("$package")
+    elif [ -n "$unreachable" ]; then
+      missing+=("$package")
+      say "$package is NOT installed: no package list apt has offers it, and an archive" \
+        "could not be reached ($archives): $without;" \
+        "run the installer again once it can be reached"
+    else
+      say "$package is not in this system's archives (not Raspberry Pi OS?): $without"
+    fi
+  done
   # --no-install-recommends: picamera2's recommends are a desktop (Qt, OpenGL) a Pi OS Lite
   # does not need, as the picamera2 manual advises.
-  quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef \
-    -o Dpkg::Options::=--force-confold "${packages[@]}"
-  say "installed or up to date: ${packages[*]}"
+  local install=(env DEBIAN_FRONTEND=noninteractive apt-get install -y -q
+    --no-install-recommends -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef
+    -o Dpkg::Options::=--force-confold)
+  if [ ${#optional[@]} -gt 0 ]; then
+    log=$(mktemp)
+    if ! "${install[@]}" "${packages[@]}" "${optional[@]}" >"$log" 2>&1; then
+      tail -n 5 "$log" >&2
+      say "WARNING: ${optional[*]} could not be installed (above): installing the rest without"
+      missing+=("${optional[@]}")
+      optional=()
+    fi
+    rm -f "$log"
+  fi
+  # The essential packages: the installer stops here if apt cannot install them.
+  [ ${#optional[@]} -gt 0 ] || quietly "${install[@]}" "${packages[@]}"
+  say "installed or up to date: ${packages[*]}${optional[*]:+ ${optional[*]}}"
+  [ ${#missing[@]} -eq 0 ] || say "NOT installed: ${missing[*]} (why: above)"
 }
 
 create_user() {
@@ -185,6 +232,24 @@ install_files() {
   fi
 }
 
+# The Piper voices (French and English), checked by their MD5 digest: from the folder given with
+# --voices (a USB stick, for a Pi without internet), else from Piper's voice release. A voice
+# that cannot be had is said, and the companion speaks that language with espeak-ng.
+install_voices() {
+  say "== Voices (Piper)"
+  local from=() log
+  [ -z "$VOICES_FROM" ] || from=(--from "$VOICES_FROM")
+  log=$(mktemp)
+  if "$VENV/bin/companion" voices install --config "$CONFIG" "${from[@]}" >"$log" 2>&1; then
+    cat "$log"
+  else
+    cat "$log"
+    say "WARNING: a voice is missing (above): espeak-ng speaks its language until it is added:"
+    say "  sudo $VENV/bin/companion voices install --config $CONFIG [--from FOLDER]"
+  fi
+  rm -f "$log"
+}
+
 page_address() {
   # The name and port the config gives, through the companion's own config reader.
   "$VENV/bin/python" - "$CONFIG" 2>/dev/null <<'EOF' || printf 'companion 80\n'
@@ -256,6 +321,7 @@ main() {
     case $arg in
       --uninstall) mode=uninstall ;;
       --purge) purge=yes ;;
+      --voices=*) VOICES_FROM=${arg#--voices=} ;;
       -h | --help) usage; exit 0 ;;
       *) usage >&2; die "unknown option: $arg" ;;
     esac
@@ -283,6 +349,7 @@ main() {
   create_user
   install_venv
   install_files
+  install_voices
   report
 }
 
