@@ -35,7 +35,7 @@ class StopsPlay(Protocol):
 
 
 class Shutdown:
-    """``request`` may come from any thread (gpiozero's hold thread, a web request), any number
+    """``request`` may come from any thread (the power button's timer, a web request), any number
     of times: only the first counts. ``stop`` ends the server (in ``companion serve``: a
     SIGTERM to itself, whose handler closes everything); ``power_off`` is called after that."""
 

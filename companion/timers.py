@@ -1,13 +1,24 @@
-"""Time for the moderator: calls made later (the hourglass) and work done off the table's lock
-(the companion thinking over its move), on real threads; tests pass their own
-(``tests/timing.py``)."""
+"""Time for the moderator and the hardware: the time now, calls made later (the hourglass, a
+button held down) and work done off the table's lock (the companion thinking over its move), on
+real threads; tests pass their own (``tests/timing.py``), moved by hand."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
+from typing import Protocol
 
 Cancel = Callable[[], None]
+
+
+class Clock(Protocol):
+    """What a timer needs: the time now (seconds, only ever compared with itself) and a call
+    made ``delay`` seconds from now, which the returned function cancels."""
+
+    def now(self) -> float: ...
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Cancel: ...
 
 
 def call_later(delay: float, fn: Callable[[], None]) -> Cancel:
@@ -16,6 +27,19 @@ def call_later(delay: float, fn: Callable[[], None]) -> Cancel:
     timer.daemon = True
     timer.start()
     return timer.cancel
+
+
+class RealClock:
+    """The real time: ``time.monotonic`` and a ``threading.Timer`` per call."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Cancel:
+        return call_later(delay, fn)
+
+
+REAL_CLOCK: Clock = RealClock()
 
 
 def in_background(fn: Callable[[], None]) -> None:

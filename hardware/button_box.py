@@ -6,14 +6,14 @@ when the button has been quiet (no edge at all) for ``bounce`` seconds before it
 chatters on press or on release therefore yields exactly one press.
 
 **Long press.** Button A held down for ``hold`` seconds is reported a second time, as
-``Press(seat, A, long=True)`` (Ostrakon's disciple claim). It uses gpiozero's own ``hold_time``
-and ``when_held``: gpiozero's hold thread fires when the button has stayed down, with no edge
-at all, for the hold time, so a contact that chatters is not "held" until it has settled, and a
+``Press(seat, A, long=True)`` (Ostrakon's disciple claim). The hold timer works as gpiozero's
+``hold_time`` would, but on the box's own clock: it starts afresh on every edge down and is
+cancelled by every edge up, so a contact that chatters is not "held" until it has settled, and a
 release before the hold time reports nothing more. The ordinary press is still reported at once,
 on the way down: a long press is a short press followed, if the finger stays, by the long one.
 Games that have no use for long presses ignore them (``GameRules.long_presses``). A long press is
-reported once per press: a contact that chatters on its way down re-arms gpiozero's hold thread,
-which would otherwise fire again while the button is still held.
+reported once per press: a contact that flickers while held re-arms the timer, which would
+otherwise fire again while the button is still held.
 
 **Stuck button.** A button that stays down ``stuck`` seconds (10 s: ten times a long press) is
 reported once, as ``on_stuck(seat, button)``, so that the table can send that seat to its phone.
@@ -21,6 +21,10 @@ The timer starts on every edge down and is cancelled by every edge up, so a chat
 is never "stuck", however long it chatters. A stuck button's presses are ignored until it is
 truly released: until a press passes the debounce (the button was up, quiet, for ``bounce``
 seconds before it); a contact that only flickers while stuck neither plays nor is reported again.
+
+**Time.** The debounce, the hold and the stuck timers all read one ``companion.timers.Clock``
+(the real one by default): tests pass a clock they move by hand, so that no test depends on how
+fast the machine runs it.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.seat_input import Button, Press
+from companion.timers import REAL_CLOCK, Cancel, Clock
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +88,7 @@ class ButtonBox:
         on_press: Callable[[Press], object],
         bounce: float = 0.04,
         pin_factory: Any = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_CLOCK,
         hold: float | None = HOLD,
         stuck: float = STUCK,
         on_stuck: Callable[[int, Button], object] | None = None,
@@ -97,11 +102,14 @@ class ButtonBox:
         self.stuck = stuck
         self._on_press = on_press
         self._on_stuck = on_stuck
-        self._debouncer = Debouncer(bounce, clock)
+        self._clock = clock
+        self._debouncer = Debouncer(bounce, clock.now)
         self._buttons: list[Any] = []
         self._leds: list[Any] = []
         self._lock = threading.Lock()
-        self._stuck_timers: dict[Press, threading.Timer] = {}
+        # the live timers ("stuck", "held") of each button: a token (which call is the live
+        # one) and the function that cancels it
+        self._timers: dict[tuple[str, Press], tuple[object, Cancel]] = {}
         self._stuck_now: set[Press] = set()
         self._held_already: set[Press] = set()  # long press reported since the last press
         self._closed = False
@@ -110,16 +118,13 @@ class ButtonBox:
                 device = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 device.when_pressed = self._handler(Press(seat, button), True)
                 device.when_released = self._handler(Press(seat, button), False)
-                if button is Button.A and hold is not None:
-                    device.hold_time = hold
-                    device.when_held = self._held(Press(seat, button, long=True))
                 self._buttons.append(device)
         for pin in leds:
             self._leds.append(LED(pin, pin_factory=pin_factory))
 
     def _handler(self, press: Press, pressed: bool) -> Callable[[], None]:
         def handle() -> None:
-            self._time_stuck(press, pressed)
+            self._time(press, pressed)
             if self._debouncer.edge(press, pressed):
                 with self._lock:
                     self._stuck_now.discard(press)  # it was up, quiet: released, playing again
@@ -131,25 +136,40 @@ class ButtonBox:
 
         return handle
 
-    def _time_stuck(self, press: Press, pressed: bool) -> None:
-        """Every edge down starts the stuck timer afresh; every edge up stops it."""
+    def _time(self, press: Press, pressed: bool) -> None:
+        """Every edge down starts the button's timers afresh (stuck; held, for A); every edge up
+        stops them."""
         with self._lock:
-            timer = self._stuck_timers.pop(press, None)
-            if timer is not None:
-                timer.cancel()
-            if pressed and not self._closed:
-                timer = threading.Timer(self.stuck, self._stayed_down, (press,))
-                timer.name = f"stuck seat {press.seat} {press.button.value}"
-                timer.daemon = True
-                self._stuck_timers[press] = timer
-                timer.start()
+            for kind in ("stuck", "held"):
+                live = self._timers.pop((kind, press), None)
+                if live is not None:
+                    live[1]()
+            if not pressed or self._closed:
+                return
+            self._start("stuck", press, self.stuck, self._stayed_down)
+            if press.button is Button.A and self.hold is not None:
+                self._start("held", press, self.hold, self._held)
 
-    def _stayed_down(self, press: Press) -> None:
+    def _start(
+        self, kind: str, press: Press, delay: float, due: Callable[[Press, object], None]
+    ) -> None:
+        """Under the lock: call ``due(press, token)`` in ``delay`` seconds."""
+        token = object()
+        cancel = self._clock.call_later(delay, lambda: due(press, token))
+        self._timers[(kind, press)] = (token, cancel)
+
+    def _still_live(self, kind: str, press: Press, token: object) -> bool:
+        """Under the lock: whether the timer ``token`` is still the button's live one (no edge
+        came since it started: its own timer decides otherwise), forgetting it if so."""
+        live = self._timers.get((kind, press))
+        if self._closed or live is None or live[0] is not token:
+            return False
+        del self._timers[(kind, press)]
+        return True
+
+    def _stayed_down(self, press: Press, token: object) -> None:
         with self._lock:
-            if self._stuck_timers.get(press) is not threading.current_thread():
-                return  # an edge came after all; its own timer decides
-            del self._stuck_timers[press]
-            if press in self._stuck_now or self._closed:
+            if not self._still_live("stuck", press, token) or press in self._stuck_now:
                 return
             self._stuck_now.add(press)
         # which button is not logged: the one held down may be a secret vote
@@ -164,24 +184,18 @@ class ButtonBox:
         with self._lock:
             return Press(seat, button) in self._stuck_now
 
-    def _held(self, press: Press) -> Callable[[], None]:
-        """Called by gpiozero's hold thread once the button has stayed down ``hold`` seconds."""
-
-        short = Press(press.seat, press.button)
-
-        def handle() -> None:
-            with self._lock:
-                # once per press: a contact chattering as it goes down re-arms gpiozero's hold
-                # thread, which may then fire again while the button is still held
-                if short in self._stuck_now or short in self._held_already:
-                    return
-                self._held_already.add(short)
-            try:
-                self._on_press(press)
-            except Exception:
-                log.exception("a long press could not be handled; the game goes on")
-
-        return handle
+    def _held(self, press: Press, token: object) -> None:
+        """A stays down ``hold`` seconds with no edge at all: a long press, once per press."""
+        with self._lock:
+            if not self._still_live("held", press, token):
+                return
+            if press in self._stuck_now or press in self._held_already:
+                return
+            self._held_already.add(press)
+        try:
+            self._on_press(Press(press.seat, press.button, long=True))
+        except Exception:
+            log.exception("a long press could not be handled; the game goes on")
 
     @property
     def seats(self) -> int:
@@ -203,36 +217,64 @@ class ButtonBox:
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            for timer in self._stuck_timers.values():
-                timer.cancel()
-            self._stuck_timers.clear()
+            for _, cancel in self._timers.values():
+                cancel()
+            self._timers.clear()
         close_devices((*self._buttons, *self._leds))
 
 
 class PowerButton:
-    """A button that shuts the companion down when held ``hold`` seconds (gpiozero's hold
-    thread: a chattering contact is not "held" until it has settled, and a shorter press does
-    nothing). Wired like a seat's button: pin to ground, the internal pull-up on."""
+    """A button that shuts the companion down when held ``hold`` seconds: its timer starts on
+    every edge down and is cancelled by every edge up, on ``clock`` (the real one by default),
+    so a chattering contact is not "held" until it has settled, and a shorter press does
+    nothing. Wired like a seat's button: pin to ground, the internal pull-up on."""
 
     def __init__(
-        self, pin: int, hold: float, on_held: Callable[[], object], pin_factory: Any = None
+        self,
+        pin: int,
+        hold: float,
+        on_held: Callable[[], object],
+        pin_factory: Any = None,
+        clock: Clock = REAL_CLOCK,
     ) -> None:
         from gpiozero import Button as GpioButton
 
         self.pin = pin
+        self.hold = hold
         self._on_held = on_held
-        self._button = GpioButton(
-            pin, pull_up=True, bounce_time=None, hold_time=hold, pin_factory=pin_factory
-        )
-        self._button.when_held = self._held
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._timer: tuple[object, Cancel] | None = None
+        self._closed = False
+        self._button = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+        self._button.when_pressed = lambda: self._edge(True)
+        self._button.when_released = lambda: self._edge(False)
 
-    def _held(self) -> None:
+    def _edge(self, pressed: bool) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer[1]()
+                self._timer = None
+            if pressed and not self._closed:
+                token = object()
+                self._timer = (token, self._clock.call_later(self.hold, lambda: self._held(token)))
+
+    def _held(self, token: object) -> None:
+        with self._lock:
+            if self._closed or self._timer is None or self._timer[0] is not token:
+                return  # an edge came after all
+            self._timer = None
         try:
             self._on_held()
         except Exception:
             log.exception("the power button's long press could not be handled")
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer[1]()
+                self._timer = None
         close_devices((self._button,))
 
 

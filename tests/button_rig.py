@@ -1,24 +1,21 @@
 """What the whole-game button tests share: the wiring of a 7-seat box on gpiozero's mock pins,
-a clock the tests move by hand (for the debouncer), and a finger that bounces on the contact."""
+a clock the tests move by hand (the box's debounce, hold and stuck timers), and a finger that
+bounces on the contact."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from tests.timing import HandClock
 
 PAIRS = ((4, 17), (27, 22), (5, 6), (13, 19), (26, 21), (20, 16), (12, 25))
 LEDS = (24, 23, 18, 7, 8, 11, 9)
 BOUNCE = 0.04
 
 
-class Clock:
+class Clock(HandClock):
     def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+        super().__init__(1000.0)
 
 
 def bouncing_press(pin: Any, clock: Clock, chatter: int = 2) -> None:

@@ -1,4 +1,5 @@
-"""Fixtures shared by the page tests: a real headless Chromium (tests/browser.py)."""
+"""Fixtures shared by the page tests: a real headless Chromium (tests/browser.py); and for every
+test, the narrators of tests/heard.py closed after it."""
 
 from __future__ import annotations
 
@@ -7,10 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import heard
 import pytest
 from browser import BrowserMissing, chromium
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import Server, free_port, quiet_companion, start_server, write_config
+
+
+@pytest.fixture(autouse=True)
+def _close_heard_narrators() -> Iterator[None]:
+    yield
+    heard.close_all()
 
 
 @pytest.fixture

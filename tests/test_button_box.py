@@ -1,13 +1,13 @@
 """The button box on gpiozero's own MockFactory pins: presses, debounce, LEDs, the virtual panel.
 
 MockPin ignores ``bounce_time`` and its callbacks run at once in the thread that drives the pin,
-so every edge here is synchronous, and the debounce clock is injected and advanced by hand.
+so every edge here is synchronous; the box's clock (debounce, hold and stuck timers) is injected
+and advanced by hand, so that no test depends on how fast the machine runs it.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -16,6 +16,7 @@ from gpiozero.pins.mock import MockFactory
 from companion.seat_input import Button, Press
 from hardware.button_box import ButtonBox, Debouncer, make_pin_factory
 from hardware.virtual_panel import NotSimulated, VirtualPanel
+from tests.timing import HandClock
 
 PAIRS = ((4, 17), (27, 22), (5, 6))
 LEDS = (24, 23)  # the third seat has no LED
@@ -23,15 +24,12 @@ BOUNCE = 0.04
 A, B = Button.A, Button.B
 
 
-class Clock:
+HOLD = 1.0
+
+
+class Clock(HandClock):
     def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+        super().__init__(100.0)
 
 
 @pytest.fixture
@@ -183,7 +181,7 @@ def test_two_buttons_pressed_together_both_count(
 
 
 def test_the_debouncer_needs_a_quiet_window_before_a_press(clock: Clock) -> None:
-    debouncer = Debouncer(0.04, clock)
+    debouncer = Debouncer(0.04, clock.now)
 
     assert debouncer.edge("x", True)
     clock.advance(0.01)
@@ -314,22 +312,150 @@ def test_closing_the_box_frees_its_pins(
     again.close()
 
 
-def test_a_contact_chattering_on_its_way_down_gives_one_long_press_however_long_it_is_held() -> (
-    None
-):
-    """The chatter re-arms gpiozero's hold thread, which then fires a second time while the
-    button is still held (it did in 9 of 15 tries before the box reported once per press)."""
-    for _ in range(4):
-        factory, pressed = MockFactory(), []
-        box = ButtonBox(((4, 17),), (), pressed.append, bounce=0.04, pin_factory=factory, hold=0.3)
-        try:
-            pin = factory.pin(4)
-            pin.drive_low()
-            for _ in range(3):
-                pin.drive_high()
-                pin.drive_low()
-            time.sleep(0.3 * 2 + 0.2)  # two hold times and gpiozero's polling
-            pin.drive_high()
-        finally:
-            box.close()
-        assert pressed == [Press(0, Button.A), Press(0, Button.A, long=True)]
+# -- long presses ---------------------------------------------------------------------------------
+
+
+def test_a_held_a_is_a_long_press_exactly_at_the_hold_time(
+    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    factory.pin(27).drive_low()
+    assert pressed == [Press(1, A)]  # on the way down, as always
+
+    clock.advance(HOLD - 0.001)
+    assert pressed == [Press(1, A)]
+    clock.advance(0.001)
+    assert pressed == [Press(1, A), Press(1, A, long=True)]
+
+
+def test_a_released_before_the_hold_time_is_no_long_press(
+    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    factory.pin(4).drive_low()
+    clock.advance(HOLD - 0.001)
+    factory.pin(4).drive_high()
+    clock.advance(HOLD * 10)
+
+    assert pressed == [Press(0, A)]
+    assert clock.pending == 0  # no timer left running either
+
+
+def test_b_held_is_never_a_long_press(
+    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    factory.pin(17).drive_low()
+    clock.advance(HOLD * 5)
+
+    assert pressed == [Press(0, B)]
+
+
+def test_a_box_without_a_hold_time_gives_no_long_press(
+    factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    box = ButtonBox(PAIRS, (), pressed.append, pin_factory=factory, clock=clock, hold=None)
+    try:
+        factory.pin(4).drive_low()
+        clock.advance(HOLD * 5)
+        factory.pin(4).drive_high()
+    finally:
+        box.close()
+
+    assert pressed == [Press(0, A)]
+
+
+def test_a_contact_chattering_on_its_way_down_gives_one_long_press_however_long_it_is_held(
+    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    """Each edge of the chatter starts the hold afresh: the long press comes the hold time after
+    the contact settled, once, however long the button then stays down."""
+    pin = factory.pin(4)
+    pin.drive_low()
+    for _ in range(3):
+        clock.advance(0.003)
+        pin.drive_high()
+        clock.advance(0.003)
+        pin.drive_low()
+    settled = clock.now()
+
+    clock.advance(HOLD - 0.001)  # a hold time after the first edge: not yet settled that long
+    assert pressed == [Press(0, A)]
+    clock.advance(settled + HOLD - clock.now())
+    assert pressed == [Press(0, A), Press(0, A, long=True)]
+    clock.advance(HOLD * 5)
+    pin.drive_high()
+
+    assert pressed == [Press(0, A), Press(0, A, long=True)]
+
+
+def test_a_contact_flickering_while_held_gives_no_second_long_press(
+    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    pin = factory.pin(4)
+    pin.drive_low()
+    clock.advance(HOLD)
+    for _ in range(3):  # the finger moves on the button: quicker than the bounce window
+        clock.advance(0.01)
+        pin.drive_high()
+        clock.advance(0.01)
+        pin.drive_low()
+    clock.advance(HOLD * 3)
+
+    assert pressed == [Press(0, A), Press(0, A, long=True)]
+
+
+def test_each_press_held_gives_its_own_long_press(
+    box: ButtonBox, factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    for _ in range(2):
+        clock.advance(1.0)
+        factory.pin(4).drive_low()
+        clock.advance(HOLD)
+        factory.pin(4).drive_high()
+
+    assert pressed == [Press(0, A), Press(0, A, long=True)] * 2
+
+
+# -- a button stuck down --------------------------------------------------------------------------
+
+
+def test_a_button_down_for_the_stuck_time_is_stuck_exactly_then(
+    factory: MockFactory, clock: Clock
+) -> None:
+    stuck: list[tuple[int, Button]] = []
+    box = ButtonBox(
+        PAIRS,
+        (),
+        lambda press: None,
+        pin_factory=factory,
+        clock=clock,
+        stuck=10.0,
+        on_stuck=lambda seat, button: stuck.append((seat, button)),
+    )
+    try:
+        factory.pin(22).drive_low()
+        clock.advance(10.0 - 0.001)
+        assert stuck == [] and not box.is_stuck(1, B)
+        clock.advance(0.001)
+        assert stuck == [(1, B)] and box.is_stuck(1, B)
+    finally:
+        factory.pin(22).drive_high()
+        box.close()
+
+
+def test_closing_the_box_stops_its_timers(
+    factory: MockFactory, clock: Clock, pressed: list[Press]
+) -> None:
+    stuck: list[tuple[int, Button]] = []
+    box = ButtonBox(
+        PAIRS,
+        (),
+        pressed.append,
+        pin_factory=factory,
+        clock=clock,
+        on_stuck=lambda seat, button: stuck.append((seat, button)),
+    )
+    factory.pin(4).drive_low()
+    box.close()
+    clock.advance(60.0)
+
+    assert pressed == [Press(0, A)] and stuck == []
+    assert clock.pending == 0

@@ -27,7 +27,13 @@ from companion.pip_dice import DiceDesk
 from companion.throws import ThrowDesk
 from companion.wiring import Companion, build
 from vision.die_colors import read_pips_in_color
-from vision.sources import CameraStopped, VideoCaptureSource, open_source, read_image
+from vision.sources import (
+    CameraStopped,
+    FrameSource,
+    VideoCaptureSource,
+    open_source,
+    read_image,
+)
 from vision.synthetic import PHOTOS
 from vision.throws import ThrowCamera
 from voice.speech import ConsoleSpeech
@@ -83,21 +89,28 @@ def without_a_camera(tmp_path: Path) -> Companion:
 
 
 @pytest.fixture
-def table_with_camera(tmp_path: Path) -> Iterator[tuple[Companion, DiceDesk, Path]]:
+def table_with_camera(tmp_path: Path) -> Iterator[tuple[Companion, DiceDesk, Path, list[Path]]]:
     """A companion without a camera of its own, given game night's desk on the video camera;
-    ``replugged``: the file the camera reopens, absent at first."""
+    ``replugged``: the file the camera reopens, absent at first; ``tries``: one entry each time
+    the camera was opened afresh."""
     companion = without_a_camera(tmp_path)
     replugged = tmp_path / "replugged.avi"
+    tries: list[Path] = []
+
+    def reopen() -> FrameSource:
+        tries.append(replugged)
+        return open_source(str(replugged))
+
     camera = ThrowCamera(
         VideoCaptureSource(video(tmp_path / "first.avi", FIRST)),
         None,
         SETTLE,
         live=True,
-        reopen=lambda: open_source(str(replugged)),
+        reopen=reopen,
     )
     desk = DiceDesk(companion.table, camera)
     desk.retry = 0.05
-    yield companion, desk, replugged
+    yield companion, desk, replugged, tries
     desk.close()
     camera.close()
     companion.close()
@@ -113,9 +126,9 @@ def narration(companion: Companion) -> list[str]:
 
 
 def test_a_camera_that_stops_is_said_once_entered_by_hand_and_picked_up_when_back(
-    table_with_camera: tuple[Companion, DiceDesk, Path],
+    table_with_camera: tuple[Companion, DiceDesk, Path, list[Path]],
 ) -> None:
-    companion, _, replugged = table_with_camera
+    companion, _, replugged, tries = table_with_camera
     host = host_client(companion.app, PIN)
     start = {"game": "night", "options": {"players": 2}, "names": ["Ada", "Bea"]}
     assert host.post("/api/games", json=start).status_code == 201
@@ -123,7 +136,7 @@ def test_a_camera_that_stops_is_said_once_entered_by_hand_and_picked_up_when_bac
 
     # the camera stops: said once, however many times it is tried meanwhile
     eventually(lambda: companion.table.snapshot()["camera_lost"], "the camera seen lost")
-    time.sleep(0.5)  # some ten tries of the camera, every one failing
+    eventually(lambda: len(tries) >= 10, "ten tries of the camera, every one failing")
     assert narration(companion).count(STOPPED) == 1
 
     # the game goes on by hand
@@ -206,7 +219,12 @@ def test_an_oraklos_throw_entered_by_hand_is_not_read_again_when_the_camera_retu
 
         video(replugged.with_suffix(".tmp.avi"), FIRST).rename(replugged)
         eventually(lambda: BACK in narration(companion), "the camera said back")
-        time.sleep(0.5)  # long enough for a throw of the video to be read, were it watched
+        # the desk's watcher has decided once it has ended: had it watched the returned camera,
+        # it would have read the video's throw (or still be waiting for one)
+        watcher = desk._watcher
+        assert watcher is not None
+        watcher.join(20)
+        assert not watcher.is_alive(), "the desk still watches for the throw entered by hand"
         snap = companion.table.snapshot()
         assert snap["version"] == version and len(snap["state"]["table"]) == 2
     finally:

@@ -32,6 +32,7 @@ from companion.narration.catalog import Catalog
 from companion.seat_input import Button, Press
 from companion.wiring import Companion, build
 from hardware.button_box import ButtonBox
+from tests.timing import HandClock
 from voice.narrator import Narrator
 from voice.speech import ConsoleSpeech
 
@@ -212,7 +213,7 @@ def test_the_narrator_reports_a_run_of_failures_once() -> None:
 # -- a button stuck down ------------------------------------------------------------------------
 
 PAIRS = ((4, 17), (27, 22), (5, 6))
-STUCK = 0.5
+STUCK = 10.0  # seconds down, on the box's clock (moved by hand)
 
 
 @pytest.fixture
@@ -230,33 +231,44 @@ def table(tmp_path: Path) -> Iterator[Table]:
 
 
 class Box:
-    """A box whose presses and stuck reports are recorded (the stuck ones also told the table)."""
+    """A box whose presses and stuck reports are recorded (the stuck ones also told the table),
+    on a clock moved by hand: ``stay_down`` holds the buttons that are down for the stuck time,
+    and a stuck report comes, if it does, inside it."""
 
     def __init__(self, factory: MockFactory, table: Table | None = None) -> None:
         self.factory = factory
+        self.clock = HandClock()
         self.pressed: list[Press] = []
         self.stuck: list[tuple[int, Button]] = []
-        self.reported = threading.Event()
 
         def on_stuck(seat: int, button: Button) -> None:
             self.stuck.append((seat, button))
             if table is not None:
                 table.button_stuck(seat)
-            self.reported.set()
 
         self.box = ButtonBox(
-            PAIRS, (), self.pressed.append, bounce=0.04, pin_factory=factory, stuck=STUCK,
+            PAIRS,
+            (),
+            self.pressed.append,
+            bounce=0.04,
+            pin_factory=factory,
+            clock=self.clock,
+            hold=None,  # a stuck A is a long press first: these tests are about sticking
+            stuck=STUCK,
             on_stuck=on_stuck,
-        )  # fmt: skip
+        )
 
     def pin(self, seat: int, button: Button) -> object:
         return self.factory.pin(PAIRS[seat][0 if button is Button.A else 1])
 
+    def stay_down(self, seconds: float = STUCK) -> None:
+        self.clock.advance(seconds)
+
     def tap(self, seat: int, button: Button) -> None:
-        time.sleep(0.06)  # quiet for longer than the bounce window
+        self.clock.advance(0.06)  # quiet for longer than the bounce window
         pin = self.pin(seat, button)
         pin.drive_low()  # type: ignore[attr-defined]
-        time.sleep(0.06)
+        self.clock.advance(0.06)
         pin.drive_high()  # type: ignore[attr-defined]
 
     def close(self) -> None:
@@ -275,8 +287,11 @@ def box(factory: MockFactory) -> Iterator[Box]:
 
 def test_a_button_held_down_past_the_stuck_time_is_reported_once(box: Box) -> None:
     box.pin(1, Button.B).drive_low()  # type: ignore[attr-defined]
-    assert box.reported.wait(STUCK + 2)
-    time.sleep(STUCK * 2)
+    box.stay_down(STUCK - 0.001)
+    assert box.stuck == [] and not box.box.is_stuck(1, Button.B)
+    box.stay_down(0.001)
+    assert box.stuck == [(1, Button.B)]
+    box.stay_down(STUCK * 10)
     assert box.stuck == [(1, Button.B)]
     assert box.box.is_stuck(1, Button.B)
     assert box.pressed == [Press(1, Button.B)]  # the press itself, on the way down
@@ -285,18 +300,22 @@ def test_a_button_held_down_past_the_stuck_time_is_reported_once(box: Box) -> No
 def test_a_stuck_contact_that_flickers_plays_nothing_and_is_not_reported_again(box: Box) -> None:
     pin = box.pin(0, Button.A)
     pin.drive_low()  # type: ignore[attr-defined]
-    assert box.reported.wait(STUCK + 2)
+    box.stay_down()
+    assert box.stuck == [(0, Button.A)]
     for _ in range(3):
+        box.clock.advance(0.01)
         pin.drive_high()  # type: ignore[attr-defined]
+        box.clock.advance(0.01)
         pin.drive_low()  # type: ignore[attr-defined]
-    time.sleep(STUCK * 2)
+    box.stay_down(STUCK * 2)
     assert box.pressed == [Press(0, Button.A)]
     assert box.stuck == [(0, Button.A)]
 
 
 def test_other_buttons_play_on_while_one_is_stuck(box: Box) -> None:
     box.pin(0, Button.A).drive_low()  # type: ignore[attr-defined]
-    assert box.reported.wait(STUCK + 2)
+    box.stay_down()
+    assert box.stuck == [(0, Button.A)]
     box.tap(0, Button.B)
     box.tap(2, Button.A)
     assert box.pressed == [Press(0, Button.A), Press(0, Button.B), Press(2, Button.A)]
@@ -305,7 +324,8 @@ def test_other_buttons_play_on_while_one_is_stuck(box: Box) -> None:
 def test_a_stuck_button_released_then_pressed_plays_again(box: Box) -> None:
     pin = box.pin(2, Button.A)
     pin.drive_low()  # type: ignore[attr-defined]
-    assert box.reported.wait(STUCK + 2)
+    box.stay_down()
+    assert box.stuck == [(2, Button.A)]
     pin.drive_high()  # type: ignore[attr-defined]
     box.tap(2, Button.A)
     assert box.pressed == [Press(2, Button.A), Press(2, Button.A)]
@@ -314,13 +334,12 @@ def test_a_stuck_button_released_then_pressed_plays_again(box: Box) -> None:
 
 def test_a_chattering_contact_is_not_stuck(box: Box) -> None:
     pin = box.pin(1, Button.A)
-    until = time.monotonic() + STUCK * 2
-    while time.monotonic() < until:
+    for _ in range(int(STUCK * 2 / 0.012)):  # down most of the time, for twice the stuck time
         pin.drive_low()  # type: ignore[attr-defined]
-        time.sleep(0.01)
+        box.clock.advance(0.01)
         pin.drive_high()  # type: ignore[attr-defined]
-        time.sleep(0.002)
-    time.sleep(STUCK * 1.5)
+        box.clock.advance(0.002)
+    box.stay_down(STUCK * 1.5)
     assert box.stuck == []
 
 
@@ -331,7 +350,8 @@ def test_the_table_asks_the_seat_with_a_stuck_button_to_use_its_phone(
     box = Box(factory, table)
     try:
         box.pin(0, Button.A).drive_low()  # type: ignore[attr-defined]
-        assert box.reported.wait(STUCK + 2)
+        box.stay_down()
+        assert box.stuck == [(0, Button.A)]
         wanted = Catalog("fr", NAMES).text("general.button_stuck", seat=0)
         assert wanted.startswith("Ada, un de vos boutons semble coincé")
         assert table.snapshot()["narration"].count(wanted) == 1
@@ -358,7 +378,8 @@ def test_a_button_stuck_during_a_secret_vote_never_tells_which_it_is(
         caplog.clear()
         try:
             box.pin(1, button).drive_low()  # type: ignore[attr-defined]
-            assert box.reported.wait(STUCK + 2)
+            box.stay_down()
+            assert box.stuck == [(1, button)]
             snap = table.snapshot()
             seen.append((snap["narration"][-1], snap["message"], caplog.text))
         finally:

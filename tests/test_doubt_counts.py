@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
+from heard import HeardNarrator
 
 from companion.games.oraklos.state import Phase
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.throws import ThrowDesk
-from tests.test_moderator import ScriptedVoice
 from vision.readings import CONFIRM_BELOW, DieReading, doubt_counts
 from vision.sources import ImageFileSource
 from vision.synthetic import cube_scene
@@ -66,7 +66,7 @@ def test_a_throw_read_with_a_die_too_many_of_a_colour_reaches_the_table_flagged(
     scene = cube_scene(5, colors=colors, noise=2.0)
     photo = tmp_path / "throw.png"
     assert cv2.imwrite(str(photo), scene.image)
-    table = Table(Journal(tmp_path / "journal.sqlite3"), ScriptedVoice(), seats=5)
+    table = Table(Journal(tmp_path / "journal.sqlite3"), HeardNarrator(), seats=5)
     desk = ThrowDesk(table, ThrowCamera(ImageFileSource(photo), None))
     table.new_game("oraklos", {"players": 2, "mode": "junior"}, ["Ada", "Bea"], "en", seed=3)
     desk.read_now()

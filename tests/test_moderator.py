@@ -6,47 +6,23 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from heard import HeardNarrator
 
 from companion.game import IllegalAction
 from companion.games.resistance import CastVote, EndNight, ProposeSquad
 from companion.journal import Journal, JournalError
 from companion.moderator import Table
-from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Button, Press
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 
 
-class ScriptedVoice:
-    """Speaks instantly, in the caller's thread; remembers what it said."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.paused: list[float] = []
-        self.on_say = None
-
-    def say(self, text: str, lang: str) -> None:
-        if self.on_say:
-            self.on_say(text)
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:
-        for item in items:
-            if isinstance(item, Line):
-                self.say(item.text, lang)
-            elif isinstance(item, Pause):
-                self.paused.append(item.seconds)
-            elif isinstance(item, Cue):
-                item.callback()
-        if then:
-            then()
-
-
-def table_at_vote(tmp_path: Path) -> tuple[Table, Journal, ScriptedVoice]:
+def table_at_vote(tmp_path: Path) -> tuple[Table, Journal, HeardNarrator]:
     journal = Journal(tmp_path / "journal.sqlite3")
-    voice = ScriptedVoice()
+    voice = HeardNarrator()
     table = Table(journal, voice, seats=5)
     table.new_game("resistance", {"players": 5}, NAMES, "en", seed=1)
+    assert voice.wait_idle(10)  # the night, said to its end: play begins
     table.submit(ProposeSquad(0, (0, 1)))
     return table, journal, voice
 
@@ -59,7 +35,7 @@ def test_the_journal_uses_wal_and_full_synchronous_writes(tmp_path: Path) -> Non
 
 
 def test_the_night_phase_is_spoken_then_play_begins(tmp_path: Path) -> None:
-    voice = ScriptedVoice()
+    voice = HeardNarrator()
     table = Table(
         Journal(tmp_path / "j.sqlite3"),
         voice,
@@ -87,10 +63,11 @@ def test_an_action_is_journalled_before_anyone_is_told(tmp_path: Path) -> None:
     def check(_: object) -> None:
         seen.append(len(journal.actions(game_id)))
 
-    voice.on_say = check
+    voice.ears.on_line = check
     table.subscribe(check)
     for seat in range(5):
         table.submit(CastVote(seat, True))
+    assert voice.wait_idle(10)
     # One journal row more at every announcement: the row was there before the telling.
     assert seen and all(count >= 3 for count in seen)
     assert seen[-1] == len(journal.actions(game_id)) == 7
@@ -135,13 +112,13 @@ def test_a_press_that_breaks_a_rule_is_answered_not_raised(tmp_path: Path) -> No
 
 
 def test_a_press_with_no_game_running_says_so(tmp_path: Path) -> None:
-    table = Table(Journal(tmp_path / "j.sqlite3"), ScriptedVoice(), seats=5)
+    table = Table(Journal(tmp_path / "j.sqlite3"), HeardNarrator(), seats=5)
     result = table.press(Press(0, Button.A))
     assert result.messages == ("No game is running: start one on the host page.",)
 
 
 def test_more_players_than_seats_with_buttons_is_refused(tmp_path: Path) -> None:
-    table = Table(Journal(tmp_path / "j.sqlite3"), ScriptedVoice(), seats=5)
+    table = Table(Journal(tmp_path / "j.sqlite3"), HeardNarrator(), seats=5)
     with pytest.raises(IllegalAction) as caught:
         table.new_game("resistance", {"players": 6})
     assert "This table has 5 seats with buttons" in table.explain(caught.value)
@@ -153,7 +130,7 @@ def test_a_restarted_table_resumes_the_game_from_the_journal(tmp_path: Path) -> 
     table.submit(CastVote(0, False))
     before = table.snapshot()
     journal.close()
-    again = Table(Journal(tmp_path / "journal.sqlite3"), ScriptedVoice(), seats=5)
+    again = Table(Journal(tmp_path / "journal.sqlite3"), HeardNarrator(), seats=5)
     assert again.resume()
     after = again.snapshot()
     assert (after["state"], after["version"], after["names"]) == (
@@ -166,8 +143,10 @@ def test_a_restarted_table_resumes_the_game_from_the_journal(tmp_path: Path) -> 
 
 def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite3")
-    table = Table(journal, ScriptedVoice(), seats=5)
+    voice = HeardNarrator()
+    table = Table(journal, voice, seats=5)
     table.new_game("resistance", {"players": 5}, seed=1)
+    assert voice.wait_idle(10)  # the night, said to its end
     for _ in range(5):
         state = table.snapshot()["state"]
         squad = tuple(range(state["squad_size"]))
@@ -175,12 +154,12 @@ def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:
         for seat in range(5):
             table.submit(CastVote(seat, False))
     assert table.snapshot()["state"]["outcome"] == {"winner": "cylons", "reason": "five_rejections"}
-    assert not Table(journal, ScriptedVoice(), seats=5).resume()
+    assert not Table(journal, HeardNarrator(), seats=5).resume()
 
 
 def test_the_night_is_not_spoken_again_once_over(tmp_path: Path) -> None:
     _, journal, _ = table_at_vote(tmp_path)
-    voice = ScriptedVoice()
+    voice = HeardNarrator()
     again = Table(journal, voice, seats=5)
     again.resume()
     assert not any("close your eyes" in line for line in voice.said)
@@ -189,7 +168,7 @@ def test_the_night_is_not_spoken_again_once_over(tmp_path: Path) -> None:
 
 
 def test_without_a_night_the_first_commandant_is_announced_at_once(tmp_path: Path) -> None:
-    voice = ScriptedVoice()
+    voice = HeardNarrator()
     table = Table(Journal(tmp_path / "j.sqlite3"), voice, seats=5)
     table.new_game(
         "resistance", {"players": 5, "isolated_cylons": True, "first_commander": 2}, NAMES, "en"
@@ -203,13 +182,11 @@ def test_without_a_night_the_first_commandant_is_announced_at_once(tmp_path: Pat
 def test_the_night_lines_reach_the_page_as_they_are_spoken(tmp_path: Path) -> None:
     shown: list[list[str]] = []
 
-    class WatchingVoice(ScriptedVoice):
-        def say(self, text: str, lang: str) -> None:
-            shown.append(list(table.snapshot()["narration"]))
-            super().say(text, lang)
-
-    table = Table(Journal(tmp_path / "j.sqlite3"), WatchingVoice(), seats=5)
+    voice = HeardNarrator()
+    voice.ears.on_line = lambda line: shown.append(list(table.snapshot()["narration"]))
+    table = Table(Journal(tmp_path / "j.sqlite3"), voice, seats=5)
     table.new_game("resistance", {"players": 5}, NAMES, "en")
+    assert voice.wait_idle(10)
     # When "Cylons, open your eyes" is spoken, the page shows it, and not the lines to come.
     at_cylons = next(s for s in shown if s and s[-1].startswith("Cylons, open"))
     assert not any("Everyone, open your eyes." in line for line in at_cylons)

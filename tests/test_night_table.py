@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from button_rig import BOUNCE, LEDS, PAIRS, Clock, bouncing_press
 from gpiozero.pins.mock import MockFactory
+from heard import HeardNarrator
 
 from companion.game import IllegalAction
 from companion.games.night import (
@@ -29,21 +30,10 @@ from tests.timing import ManualClock
 NAMES = ["Ada", "Bea", "Cyd"]
 
 
-class Voice:
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-        raise AssertionError("game night has no eyes-closed script")
-
-
 class Rig:
     def __init__(self, path: Path, lang: str = "en") -> None:
         self.clock = ManualClock()
-        self.voice = Voice()
+        self.voice = HeardNarrator()
         self.journal = Journal(path)
         self.table = Table(
             self.journal,

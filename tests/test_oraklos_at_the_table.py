@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from heard import HeardNarrator
 
 from companion.game import IllegalAction, action_from_json
 from companion.games.oraklos.dice import Color, Die
@@ -43,23 +44,10 @@ from vision.throws import GeneratedThrowSource, ThrowCamera
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 
 
-class Voice:
-    """Speaks at once, in the caller's thread, and remembers every line."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items: Any, lang: str, then: Any = None) -> None:
-        raise AssertionError("Oraklos has no eyes-closed script")
-
-
 class Setup:
     def __init__(self, tmp_path: Path, options: dict[str, Any], seed: int, lang: str = "en"):
         self.journal = Journal(tmp_path / "journal.sqlite3")
-        self.voice = Voice()
+        self.voice = HeardNarrator()
         self.table = Table(self.journal, self.voice, seats=5)
         self.source = GeneratedThrowSource(seed)
         self.desk = ThrowDesk(self.table, ThrowCamera(self.source, None), self.source.expect, seed)
@@ -299,7 +287,7 @@ def test_corrections_round_trip_through_the_journal_and_a_restart(tmp_path: Path
     setup = Setup(tmp_path, {"players": 2, "mode": "junior"}, 7)
     corrections = setup.read_and_correct()
     state = setup.state
-    again = Table(Journal(tmp_path / "journal.sqlite3"), Voice(), seats=5)
+    again = Table(Journal(tmp_path / "journal.sqlite3"), HeardNarrator(), seats=5)
     assert again.resume()
     assert again.running is not None and again.running.state == state
     for action in corrections:
@@ -308,7 +296,7 @@ def test_corrections_round_trip_through_the_journal_and_a_restart(tmp_path: Path
 
 def test_without_a_camera_reading_the_throw_says_how_to_fix_it(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "journal.sqlite3")
-    table = Table(journal, Voice(), seats=5)
+    table = Table(journal, HeardNarrator(), seats=5)
     desk = ThrowDesk(table, None)
     table.new_game("oraklos", {"players": 2, "mode": "junior"}, NAMES[:2], "fr", seed=1)
     with pytest.raises(CameraUnavailable, match="caméra"):
@@ -353,7 +341,7 @@ def test_with_a_live_camera_the_throw_is_read_by_itself_once_the_dice_are_still(
     moving = [np.roll(shot.image, dx, axis=1) for dx in (30, 20, 10)]
     source = LiveTable([empty] * 5 + moving + [shot.image])
     journal = Journal(tmp_path / "journal.sqlite3")
-    table = Table(journal, Voice(), seats=5)
+    table = Table(journal, HeardNarrator(), seats=5)
     desk = ThrowDesk(table, ThrowCamera(source, None, 3, live=True))
     table.new_game("oraklos", {"players": 2, "mode": "junior"}, NAMES[:2], "en", seed=1)
     deadline = time.monotonic() + 60
@@ -397,7 +385,7 @@ def test_a_reading_that_disagrees_with_the_cup_tells_nothing_of_who_put_which_di
     twins = {"a": (Pool(2, 2, 1, 1), Pool(1, 1, 2, 2)), "b": (Pool(1, 1, 2, 2), Pool(2, 2, 1, 1))}
     for name, fills in twins.items():
         journal = Journal(tmp_path / f"{name}.sqlite3")
-        voice = Voice()
+        voice = HeardNarrator()
         table = Table(journal, voice, seats=5)
         published: list[dict[str, Any]] = []
         desk = ThrowDesk(table, ThrowCamera(StillFrame(frame), None, live=False))

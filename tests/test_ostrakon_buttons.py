@@ -2,8 +2,8 @@
 games played on gpiozero MockFactory pins through the real button box, the table, the journal
 and the narrator, with a special day and a disciple claimed by a long press of A.
 
-Long presses use gpiozero's own hold thread, in real time: the box is given a short ``hold`` and
-a held button is waited for (never a fixed sleep longer than needed).
+The box's clock (debounce, long press) is moved by hand, and so is the clock of Ostrakon's
+contest window: a long press comes exactly when the test has held A for the hold time.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,7 +54,7 @@ A, B = Button.A, Button.B
 GAME = Ostrakon()
 SAY = "ostrakon.say."
 NAMES = ("Calippos", "Malia", "Nausicaa", "Doreminos", "Thalia", "Lysias", "Phryne")
-HOLD = 0.25  # a long press, in real seconds: short, to keep the tests quick
+HOLD = 1.0  # a long press, in seconds of the clock moved by hand
 # Every square from 3 on carries a symbol: every day after the first is a special day.
 ALL_SPECIAL = {str(q): ("corruption", "oracle", "tromperie")[q % 3] for q in range(3, 17)}
 
@@ -340,6 +339,9 @@ class Rig:
         self.table.new_game(
             "ostrakon", {"players": self.players, **options}, NAMES[: self.players], seed=11
         )
+        running = self.table.running
+        assert running is not None and isinstance(running.rules.interpret, Buttons)
+        running.rules.interpret.clock = self.clock.now  # the contest window, on the same clock
 
     def pin(self, seat: int, button: Button) -> Any:
         return self.factory.pin(PAIRS[seat][0 if button is A else 1])
@@ -347,26 +349,26 @@ class Rig:
     def press(self, seat: int, button: Button, chatter: int = 2) -> None:
         bouncing_press(self.pin(seat, button), self.clock, chatter)
 
-    def hold_together(self, seats: list[int], until: Callable[[], bool]) -> None:
-        """Hold A down on several seats at once until each is reported held."""
+    def hold_together(self, seats: list[int], then: Callable[[], bool]) -> None:
+        """Hold A down on several seats at once for the hold time: a long press each, in the
+        order given; ``then`` is true once the table has answered (and said so)."""
         pins = [self.pin(seat, A) for seat in seats]
         self.clock.advance(0.5)
         for pin in pins:
             pin.drive_low()
-        deadline = time.monotonic() + 5
-        while not all(Press(seat, A, long=True) in list(self.presses) for seat in seats):
-            assert time.monotonic() < deadline, "gpiozero never reported the buttons held"
-            time.sleep(0.02)
-        while not until():
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
-        self.clock.advance(HOLD + 0.2)
+        self.clock.advance(HOLD)
+        assert [p for p in self.presses if p.long][-len(seats) :] == [
+            Press(seat, A, long=True) for seat in seats
+        ]
+        assert self.narrator.wait_idle(5)
+        assert then()
+        self.clock.advance(0.5)
         for pin in pins:
             pin.drive_high()
 
-    def hold(self, seat: int, until: Callable[[], bool]) -> None:
-        """Hold A down until gpiozero reports it held (and the table has answered)."""
-        self.hold_together([seat], until)
+    def hold(self, seat: int, then: Callable[[], bool]) -> None:
+        """Hold A down for the hold time: a long press (and the table has answered)."""
+        self.hold_together([seat], then)
 
     def state(self) -> dict[str, Any]:
         state = self.table.snapshot()["state"]
@@ -429,7 +431,7 @@ def play_turn(
     disciple = None
     if claim and willing:
         disciple = willing[0]
-        rig.hold(disciple, until=lambda: rig.state()["disciple"] == disciple)
+        rig.hold(disciple, then=lambda: rig.state()["disciple"] == disciple)
         assert rig.heard()[-1] == rig.say(
             SAY + "disciple", seat=NAMES[disciple], asker=NAMES[asker]
         )
@@ -485,7 +487,7 @@ def test_a_whole_game_of_seven_with_buttons_special_days_and_a_long_press_discip
     rig.press(asker, A)
     heard = len(rig.heard())
     reason = rig.table.explain(IllegalAction("disciple_not_on_top", seat=second, square=2))
-    rig.hold(second, until=lambda: reason in rig.speech.lines)
+    rig.hold(second, then=lambda: reason in rig.speech.lines)
     assert rig.heard()[heard:] == [reason]
     assert rig.state()["disciple"] is None
     assert rig.state()["voted"] == [second]  # the press on the way down laid a white tesson
@@ -516,8 +518,9 @@ def test_a_whole_game_of_seven_with_buttons_special_days_and_a_long_press_discip
     ]
 
 
+@pytest.mark.parametrize("first", [2, 4])
 def test_two_philosophers_hold_a_together_the_one_farthest_from_the_temple_is_the_disciple(
-    rig_for: Callable[..., Rig],
+    rig_for: Callable[..., Rig], first: int
 ) -> None:
     """ "en cas de contestation c'est le joueur qui se trouve le plus loin de l'arrivée qui
     gagne": whichever long press reaches the companion first, the other comes within TOGETHER
@@ -529,7 +532,7 @@ def test_two_philosophers_hold_a_together_the_one_farthest_from_the_temple_is_th
     path = OPath.empty().placed(6, (0, 1)).placed(3, (2, 3)).placed(2, (4,)).placed(9, (5, 6))
     running.state = at(running.state, path=path, sun=6, moon=1)
     rig.press(0, A)
-    rig.hold_together([2, 4], until=lambda: len(rig.state()["disciple_claimants"]) == 2)
+    rig.hold_together([first, 6 - first], then=lambda: len(rig.state()["disciple_claimants"]) == 2)
     state = rig.state()
     assert (state["disciple"], state["disciple_claimants"]) == (4, [2, 4])
     assert state["olive_branches"][2:5] == ["unused", "unused", "used"]
@@ -570,17 +573,26 @@ def test_the_leds_say_who_has_laid_a_tesson_by_camera(rig_for: Callable[..., Rig
 # -- the long press, at the button box ------------------------------------------------------------
 
 
+Made = tuple[ButtonBox, MockFactory, list[Press], Clock]
+
+
 @pytest.fixture
-def box_for() -> Iterator[Callable[..., tuple[ButtonBox, MockFactory, list[Press]]]]:
+def box_for() -> Iterator[Callable[..., Made]]:
     made: list[tuple[ButtonBox, MockFactory]] = []
 
-    def make(hold: float | None = HOLD) -> tuple[ButtonBox, MockFactory, list[Press]]:
-        factory, pressed = MockFactory(), []
+    def make(hold: float | None = HOLD) -> Made:
+        factory, pressed, clock = MockFactory(), [], Clock()
         box = ButtonBox(
-            PAIRS[:2], (), pressed.append, bounce=BOUNCE, pin_factory=factory, hold=hold
+            PAIRS[:2],
+            (),
+            pressed.append,
+            bounce=BOUNCE,
+            pin_factory=factory,
+            clock=clock,
+            hold=hold,
         )
         made.append((box, factory))
-        return box, factory, pressed
+        return box, factory, pressed, clock
 
     yield make
     for box, factory in made:
@@ -590,54 +602,52 @@ def box_for() -> Iterator[Callable[..., tuple[ButtonBox, MockFactory, list[Press
         box.close()
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
-
-
 def test_holding_a_reports_the_press_at_once_then_the_long_press(box_for: Any) -> None:
-    _, factory, pressed = box_for()
+    _, factory, pressed, clock = box_for()
     factory.pin(27).drive_low()
     assert pressed == [Press(1, A)]  # on the way down, as always
 
-    wait_for(lambda: len(pressed) == 2)
+    clock.advance(HOLD)
     factory.pin(27).drive_high()
 
     assert pressed == [Press(1, A), Press(1, A, long=True)]
 
 
 def test_a_quick_press_is_no_long_press(box_for: Any) -> None:
-    _, factory, pressed = box_for()
+    _, factory, pressed, clock = box_for()
     factory.pin(4).drive_low()
+    clock.advance(HOLD - 0.01)
     factory.pin(4).drive_high()
-    time.sleep(HOLD + 0.25)  # past the hold time and gpiozero's polling of its hold thread
+    clock.advance(HOLD * 5)  # the hold time, long past: the release stopped it
 
     assert pressed == [Press(0, A)]
 
 
 def test_a_chattering_contact_held_down_gives_one_press_and_one_long_press(box_for: Any) -> None:
-    _, factory, pressed = box_for()
+    _, factory, pressed, clock = box_for()
     pin = factory.pin(4)
     pin.drive_low()
     for _ in range(3):
+        clock.advance(0.003)
         pin.drive_high()
+        clock.advance(0.003)
         pin.drive_low()
 
-    wait_for(lambda: len(pressed) == 2)
-    time.sleep(HOLD + 0.15)  # held on: no second long press
+    clock.advance(HOLD)
+    assert pressed == [Press(0, A), Press(0, A, long=True)]
+    clock.advance(HOLD * 5)  # held on: no second long press
     pin.drive_high()
 
     assert pressed == [Press(0, A), Press(0, A, long=True)]
 
 
 def test_holding_b_or_a_box_without_hold_gives_no_long_press(box_for: Any) -> None:
-    _, factory, pressed = box_for()
-    _, other_factory, other_pressed = box_for(hold=None)
+    _, factory, pressed, clock = box_for()
+    _, other_factory, other_pressed, other_clock = box_for(hold=None)
     factory.pin(17).drive_low()
     other_factory.pin(4).drive_low()
-    time.sleep(HOLD + 0.25)
+    clock.advance(HOLD * 5)
+    other_clock.advance(HOLD * 5)
 
     assert pressed == [Press(0, B)]
     assert other_pressed == [Press(0, A)]

@@ -15,13 +15,14 @@ import functools
 import json
 import math
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 import pytest
+from heard import HeardNarrator
 
 from companion.game import Action, Event, IllegalAction, MalformedAction, action_from_json
 from companion.games.ostrakon import (
@@ -405,28 +406,17 @@ def scenes() -> list[Scene]:
     return [tesson_scene(seed, seats=7) for seed in range(6)]
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.lines.append(text)
-
-    def script(self, items: Sequence[Any], lang: str, then: Any = None) -> None:
-        self.scripts = getattr(self, "scripts", 0) + 1  # Résistance's night (Ostrakon has none)
-
-
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[Table]:
     journal = Journal(tmp_path / "j.sqlite3")
-    yield Table(journal, Recorder(), seats=8)
+    yield Table(journal, HeardNarrator(), seats=8)
     journal.close()
 
 
 def heard(table: Table) -> list[str]:
     voice = table.voice
-    assert isinstance(voice, Recorder)
-    return voice.lines
+    assert isinstance(voice, HeardNarrator)
+    return voice.said
 
 
 def truth(scene: Scene) -> dict[int, bool]:

@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from heard import HeardNarrator
 
 from companion.game import Action, Audience, AudienceKind, Event, IllegalAction
 from companion.games.ostrakon import (
@@ -308,22 +309,11 @@ def test_the_end_names_the_winner_and_the_victoire_supreme() -> None:
 # -- at the table: the special days step by step ---------------------------------------------------
 
 
-class Recorder:
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.lines.append(text)
-
-    def script(self, items: Sequence[Any], lang: str, then: Any = None) -> None:
-        raise AssertionError("Ostrakon has no eyes-closed script")
-
-
 class At:
     """A table of ``players`` (seat 0 on top of the starting pile) with the given day rule."""
 
     def __init__(self, tmp_path: Path, rule: DayRule, players: int = 7, lang: str = "en") -> None:
-        self.voice = Recorder()
+        self.voice = HeardNarrator()
         self.journal = Journal(tmp_path / f"{rule.value}-{lang}.sqlite3")
         self.table = Table(self.journal, self.voice, seats=8)
         options = {"players": players, "pile": list(range(players))}
@@ -334,9 +324,9 @@ class At:
         self.catalog = Catalog(lang, NAMES[:players])
 
     def press(self, seat: int, button: Button, long: bool = False) -> list[str]:
-        before = len(self.voice.lines)
+        before = len(self.voice.said)
         self.table.press(Press(seat, button, long))
-        return self.voice.lines[before:]
+        return self.voice.said[before:]
 
     def presses(self, *pairs: tuple[int, Button]) -> list[str]:
         said: list[str] = []
@@ -398,11 +388,11 @@ def test_oracle_is_told_step_by_step_and_the_flip_is_not(at: Any) -> None:
             t.say("name_oracle", asker="Calippos", count=2),
         ]
         t.presses((1, A), (2, A), (0, A))
-        assert t.voice.lines[-1] == t.say("flip_oracle", asker="Calippos")
-        assert t.voice.lines[-2] == t.say("named_show", tessons="Malia white and Nausicaa white")
+        assert t.voice.said[-1] == t.say("flip_oracle", asker="Calippos")
+        assert t.voice.said[-2] == t.say("named_show", tessons="Malia white and Nausicaa white")
         said = t.press(0, decision)
         assert said[:2] == [t.say("flip_decided", asker="Calippos"), t.say("rest_shown")]
-    assert turned.voice.lines == kept.voice.lines  # black turned to white = white kept
+    assert turned.voice.said == kept.voice.said  # black turned to white = white kept
 
 
 def test_tromperie_tells_the_count_then_the_open_flip(at: Any) -> None:
@@ -464,17 +454,17 @@ def test_by_camera_the_reveal_is_called_step_by_step(at: Any) -> None:
     said = t.presses(*[(s, B) for s in range(7)])
     assert said == [t.say("all_voted"), t.say("show_asker", asker="Calippos")]
     t.table.submit(Revealed((Tesson(0, False),)))
-    assert t.voice.lines[-2:] == [
+    assert t.voice.said[-2:] == [
         t.say("asker_shows", asker="Calippos", colour="black"),
         t.say("name_corruption", asker="Calippos", count=2),
     ]
     t.table.submit(Name(0, (5, 6)))
-    assert t.voice.lines[-2:] == [
+    assert t.voice.said[-2:] == [
         t.say("named", asker="Calippos", named="Lysias and Phryne"),
         t.say("show_named", named="Lysias and Phryne", count=2),
     ]
     t.table.submit(Revealed((Tesson(5, True), Tesson(6, False))))
-    assert t.voice.lines[-3:] == [
+    assert t.voice.said[-3:] == [
         t.say("named_show", tessons="Lysias white and Phryne black"),
         t.say("corrupted", count=2, colour="black"),
         t.say("show_rest"),
@@ -491,7 +481,7 @@ def twin_game(tmp_path: Path, seed: int, twin: bool, lang: str) -> tuple[list[st
     other colour and turns it). Returns everything said, in order, and the journal."""
     rng = random.Random(seed)
     players = 5 + seed % 8
-    voice = Recorder()
+    voice = HeardNarrator()
     journal = Journal(tmp_path / f"{seed}-{twin}-{lang}.sqlite3")
     table = Table(journal, voice, seats=12)
     options = {"players": players, "symbols": ALL_SPECIAL}
@@ -533,8 +523,9 @@ def twin_game(tmp_path: Path, seed: int, twin: bool, lang: str) -> tuple[list[st
             if running.state.phase is Phase.FLIP:
                 turn = asker_flips if oracle else rng.random() < 0.5
                 table.press(Press(asker, B if turn else A))
-        assert not any(line in voice.lines for line in out_of_turn(table, players))
-        return voice.lines, journal.actions(running.entry.id)
+        said = voice.said
+        assert not any(line in said for line in out_of_turn(table, players))
+        return said, journal.actions(running.entry.id)
     finally:
         journal.close()
 

@@ -14,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from heard import HeardNarrator, all_said
+
 from companion.game import IllegalAction
 from companion.games.ostrakon import Ask
 from companion.games.ostrakon import Vote as Tesson
@@ -21,7 +23,6 @@ from companion.games.resistance import Card, CastVote, PlayMissionCard, ProposeS
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.seat_input import Button, Press
-from tests.test_moderator import ScriptedVoice
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve", "Fay"]
 
@@ -31,7 +32,7 @@ class Twin:
     seats' own pages, what was said."""
 
     def __init__(self, tmp_path: Path, name: str) -> None:
-        self.voice = ScriptedVoice()
+        self.voice = HeardNarrator()
         self.table = Table(Journal(tmp_path / f"{name}.sqlite3"), self.voice, seats=6)
         self.published: list[dict[str, Any]] = []
         self.private_wakes = 0
@@ -49,6 +50,7 @@ def test_a_changed_vote_moves_no_revision_no_version_and_no_event(tmp_path: Path
     changed, straight = Twin(tmp_path, "changed"), Twin(tmp_path, "straight")
     for twin in (changed, straight):
         twin.table.new_game("resistance", {"players": 5}, NAMES[:5], "en", seed=1)
+        all_said(twin.table)  # the night, said to its end
         twin.table.submit(ProposeSquad(0, (0, 1)))
     changed.table.submit(CastVote(1, True))
     changed.table.submit(CastVote(1, False))  # changed before the last seat voted
@@ -62,6 +64,7 @@ def test_the_revealed_votes_of_twin_tables_are_the_same(tmp_path: Path) -> None:
     changed, straight = Twin(tmp_path, "changed"), Twin(tmp_path, "straight")
     for twin in (changed, straight):
         twin.table.new_game("resistance", {"players": 5}, NAMES[:5], "en", seed=1)
+        all_said(twin.table)  # the night, said to its end
         twin.table.submit(ProposeSquad(0, (0, 1)))
     for seat in range(5):
         changed.table.submit(CastVote(seat, False))
@@ -90,6 +93,7 @@ def test_a_changed_vote_on_the_buttons_says_and_lights_nothing_new(tmp_path: Pat
     changed, straight = Twin(tmp_path, "changed"), Twin(tmp_path, "straight")
     for twin in (changed, straight):
         twin.table.new_game("resistance", {"players": 5}, NAMES[:5], "en", seed=1)
+        all_said(twin.table)  # the night, said to its end
         twin.table.submit(ProposeSquad(0, (0, 1)))
     changed.table.press(Press(2, Button.A))
     changed.table.press(Press(2, Button.B))
@@ -107,6 +111,7 @@ def test_a_refusal_for_one_seat_alone_is_never_said_from_a_button(
     twin = Twin(tmp_path, "table")
     options = {"players": 5, "identities": "digital"}
     twin.table.new_game("resistance", options, NAMES[:5], "en", seed=1)
+    all_said(twin.table)  # the night, said to its end
     running = twin.table.running
     assert running is not None
     colonial = next(s for s, side in enumerate(running.state.identities) if side.value == "colons")
@@ -143,6 +148,7 @@ def test_a_refusal_for_one_seat_alone_is_never_said_from_a_button(
 def test_the_host_page_is_told_only_that_a_private_refusal_happened(tmp_path: Path) -> None:
     twin = Twin(tmp_path, "table")
     twin.table.new_game("resistance", {"players": 5}, NAMES[:5], "en", seed=1)
+    all_said(twin.table)  # the night, said to its end
     refusal = IllegalAction("colons_cannot_fail", seat=3, private_to=3)
     neutral = twin.table.text("errors.private_refusal")
     assert twin.table.refusal_for(refusal) == neutral  # the host page, the table
@@ -160,6 +166,7 @@ def test_a_changed_vote_reaches_its_seats_own_stream_and_no_public_one(tmp_path:
     twin.table.subscribe(broadcaster.publish)
     twin.table.subscribe_private(broadcaster.wake_seats)
     twin.table.new_game("resistance", {"players": 5}, NAMES[:5], "en", seed=1)
+    all_said(twin.table)  # the night, said to its end
     twin.table.submit(ProposeSquad(0, (0, 1)))
     twin.table.submit(CastVote(1, True))
     token = twin.table.seat_links.links()[1]

@@ -11,7 +11,6 @@ import io
 import secrets
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -161,7 +160,7 @@ def test_a_name_already_answered_for_is_not_taken(tmp_path: Path, address: str) 
     other.register_service(
         ServiceInfo(
             "_http._tcp.local.",
-            "another table._http._tcp.local.",
+            f"another table ({wanted})._http._tcp.local.",  # unique: tests run at once
             addresses=[bytes([192, 0, 2, 123])],  # another machine's address
             port=80,
             server=f"{wanted}.local.",
@@ -182,8 +181,8 @@ def test_the_name_is_withdrawn_when_the_companion_stops(tmp_path: Path, address:
     made = OnTheNetwork(tmp_path, f"companion-{secrets.token_hex(3)}")
     made.settled()
     name = made.companion.page.names.name
-    made.companion.close()
-    time.sleep(0.5)
+    assert resolve(name, address) == address  # answered while it runs: the resolver hears it
+    made.companion.close()  # returns once the name is withdrawn and no longer answered for
     assert resolve(name, address) == ""
 
 

@@ -8,6 +8,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
+from heard import HeardNarrator
 from resistance_play import choose, ten_with
 
 from companion.game import AudienceKind, Event, IllegalAction
@@ -34,17 +35,6 @@ from tests import engine_steps as steps
 GAME = Resistance()
 play = functools.partial(steps.play, GAME)
 PRINTED_CYLONS = {5: 2, 6: 2, 7: 3, 8: 3, 9: 3, 10: 4}
-
-
-class QuietVoice:
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-        pass
 
 
 class Lights:
@@ -208,7 +198,7 @@ def test_at_the_table_a_colons_fail_press_looks_like_a_cylons() -> None:
     tables = []
     for flip in (False, True):
         lights = Lights()
-        voice = QuietVoice()
+        voice = HeardNarrator()
         table = Table(Journal(":memory:"), voice, seats=5, lights=lights)
         table.new_game(
             "resistance", {"players": 5, "identities": "digital", "isolated_cylons": True}, seed=4

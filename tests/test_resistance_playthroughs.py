@@ -16,6 +16,7 @@ from collections import deque
 from typing import Any
 
 import pytest
+from heard import HeardNarrator
 from resistance_play import choose as choose_with_plot
 
 from companion.ending import ending, spoken
@@ -39,16 +40,6 @@ from web.sse import sse_message
 
 GAMES_PER_COUNT = 200
 GAME = Resistance()
-
-
-class QuietVoice:
-    """Narration goes nowhere: these games are played at machine speed."""
-
-    def say(self, text: str, lang: str) -> None:
-        pass
-
-    def script(self, items, lang, then=None) -> None:
-        pass
 
 
 def choose(rng: random.Random, state: ResistanceState) -> Action:
@@ -156,6 +147,31 @@ def unrevealed(payload: str) -> dict[str, Any]:
     return dict(snap)
 
 
+def opened_game(
+    journal: Journal, options: dict[str, Any], rng: random.Random, seed: int
+) -> tuple[Table, Any, list[dict[str, Any]]]:
+    """A new game on a table narrated by the real narrator, once its opening has been said: the
+    night, whose last cue ends it as at the table. Returns the table, its running game and the
+    actions of the opening (the night's end; none without a night)."""
+    voice = HeardNarrator()
+    table = Table(journal, voice, seats=options["players"])
+    table.new_game("resistance", options, language=rng.choice(["en", "fr"]), seed=seed)
+    assert voice.wait_idle(10), "the night was never said to its end"
+    running = table.running
+    assert running is not None
+    opened = journal.actions(running.entry.id)
+    assert [a["kind"] for a in opened] == ([] if options["isolated_cylons"] else ["end_night"])
+    return table, running, opened
+
+
+def replay_opening(options: dict[str, Any], seed: int, opened: list[Any]) -> ResistanceState:
+    """The game's first state from its options and seed alone, then its opening replayed."""
+    replayed = GAME.new(options, seed)
+    for data in opened:
+        replayed, _ = GAME.apply(replayed, action_from_json(GAME.actions, data))
+    return replayed
+
+
 def play_one(players: int, seed: int) -> None:
     rng = random.Random(seed)
     options = {
@@ -165,10 +181,7 @@ def play_one(players: int, seed: int) -> None:
         "first_commander": rng.randrange(players),
     }
     journal = Journal(":memory:")
-    table = Table(journal, QuietVoice(), seats=players)
-    table.new_game("resistance", options, language=rng.choice(["en", "fr"]), seed=seed)
-    running = table.running
-    assert running is not None
+    table, running, opened = opened_game(journal, options, rng, seed)
     states = [running.state]
     while running.state.outcome is None:
         before = running.state
@@ -187,8 +200,8 @@ def play_one(players: int, seed: int) -> None:
             assert unrevealed(payload) == unrevealed(seen), f"{action} leaks a secret (seed {seed})"
             assert GAME.public_view(twin_after) == GAME.public_view(running.state)
 
-    replayed = GAME.new(options, seed)
-    recorded = journal.actions(running.entry.id)
+    replayed = replay_opening(options, seed, opened)
+    recorded = journal.actions(running.entry.id)[len(opened) :]
     assert len(recorded) == len(states) - 1
     assert replayed == states[0]
     for step, data in enumerate(recorded, start=1):
@@ -279,12 +292,9 @@ def play_one_with_plot(players: int, seed: int) -> None:
         "first_commander": rng.randrange(players),
     }
     journal = Journal(":memory:")
-    table = Table(journal, QuietVoice(), seats=players)
-    table.new_game("resistance", options, language=rng.choice(["en", "fr"]), seed=seed)
-    running = table.running
-    assert running is not None
+    table, running, opened = opened_game(journal, options, rng, seed)
     states = [running.state]
-    actions: list[Action] = []
+    actions: list[Action] = [action_from_json(GAME.actions, data) for data in opened]
     while running.state.outcome is None:
         before = running.state
         told = list(table.snapshot()["narration"])
@@ -306,9 +316,10 @@ def play_one_with_plot(players: int, seed: int) -> None:
             seen = twin_payload(table, told, twin_after, twin_events, (twin_before, twin_action))
             assert unrevealed(payload) == unrevealed(seen), f"{action} leaks a secret (seed {seed})"
 
-    replayed = GAME.new(options, seed)
-    recorded = journal.actions(running.entry.id)
+    replayed = replay_opening(options, seed, opened)
+    recorded = journal.actions(running.entry.id)[len(opened) :]
     assert len(recorded) == len(states) - 1
+    assert replayed == states[0]
     for step, data in enumerate(recorded, start=1):
         replayed, _ = GAME.apply(replayed, action_from_json(GAME.actions, data))
         assert replayed == states[step], f"replay differs at action {step} (seed {seed})"

@@ -17,9 +17,9 @@ import test_eleusis_games
 import test_night_games
 import test_ostrakon_narration
 import test_sages_games
+from heard import HeardNarrator, all_said
 from test_oraklos_games import play_game
 from test_oraklos_rules import in_a_line
-from test_resume_thread import Voice
 
 from companion.game import Action, AudienceKind, Event, IllegalAction
 from companion.games.eleusis.cards import Card
@@ -63,10 +63,10 @@ def never(seconds: float, callback: Callable[[], None]) -> Callable[[], None]:
     return lambda: None
 
 
-def table_at(path: Path, voice: Voice | None = None) -> Table:
+def table_at(path: Path, voice: HeardNarrator | None = None) -> Table:
     return Table(
         Journal(path / "journal.sqlite3"),
-        voice or Voice(),
+        voice or HeardNarrator(),
         seats=8,
         later=never,
         background=lambda think: None,  # the companion never plays a side here
@@ -78,6 +78,7 @@ def started(
 ) -> Table:
     table = table_at(path)
     table.new_game(title, options, NAMES[:players], lang, seed=3)
+    all_said(table)  # a night, said to its end
     return table
 
 
@@ -86,13 +87,14 @@ def restart(table: Table, path: Path) -> list[str]:
     "resumes" line included), checked to be what the page's narration shows after it."""
     table.stop_play()
     table.journal.close()
-    voice = Voice()
+    voice = HeardNarrator()
     again = table_at(path, voice)
     assert again.resume()
+    said = voice.said
     shown = list(again.snapshot()["narration"])
-    assert voice.said and shown[-len(voice.said) :] == voice.said
-    assert again.snapshot()["message"] == voice.said[-1]
-    return voice.said
+    assert said and shown[-len(said) :] == said
+    assert again.snapshot()["message"] == said[-1]
+    return said
 
 
 def state_of(table: Table) -> Any:

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from heard import HeardNarrator, all_said
 from serving import start_server
 
 from companion.games.ostrakon.controls import Naming
@@ -14,34 +15,15 @@ from companion.games.resistance import CastVote, PlayMissionCard, ProposeSquad
 from companion.games.resistance.state import Card
 from companion.journal import Journal
 from companion.moderator import NARRATION_KEPT, RULES, Table
-from companion.narration.script import Cue, Line
 from companion.seat_input import Button, Press
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 RESUMED = "The game of Résistance resumes where it stopped."
 
 
-class Voice:
-    """Speaks at once, in the caller's thread (the night script too); remembers what it said."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-        for item in items:
-            if isinstance(item, Line):
-                self.say(item.text, lang)
-            elif isinstance(item, Cue):
-                item.callback()
-        if then:
-            then()
-
-
-def table_at(path: Path, voice: Voice | None = None) -> Table:
-    return Table(Journal(path / "journal.sqlite3"), voice or Voice(), seats=5)
+def table_at(path: Path, voice: HeardNarrator | None = None) -> Table:
+    """A table of five seats, narrated by the real narrator (tests/heard.py)."""
+    return Table(Journal(path / "journal.sqlite3"), voice or HeardNarrator(), seats=5)
 
 
 def started(path: Path, language: str = "en", **options: object) -> Table:
@@ -50,10 +32,11 @@ def started(path: Path, language: str = "en", **options: object) -> Table:
     table.new_game(
         "resistance", {"players": 5, "first_commander": 3, **options}, NAMES, language, seed=1
     )
+    all_said(table)
     return table
 
 
-def restart(table: Table, path: Path, voice: Voice | None = None) -> Table:
+def restart(table: Table, path: Path, voice: HeardNarrator | None = None) -> Table:
     """The power is cut (nothing more is written), then the companion starts again."""
     table.stop_play()
     table.journal.close()
@@ -82,7 +65,7 @@ def test_a_squad_half_named_survives_a_restart(tmp_path: Path) -> None:
     table = started(tmp_path)
     table.press(Press(1, Button.A))  # Bea steps in: 1 of 2
     assert table.snapshot()["naming"]["members"] == [1]
-    voice = Voice()
+    voice = HeardNarrator()
     again = restart(table, tmp_path, voice)
     assert again.snapshot()["naming"]["members"] == [1]
     assert "Squad named so far: Bea, 1 of 2." in voice.said
@@ -110,7 +93,7 @@ def test_a_squad_half_named_before_a_move_was_made_is_not_brought_back_after_it(
 
 
 def test_after_a_restart_the_companion_says_whose_move_it_is(tmp_path: Path) -> None:
-    voice = Voice()
+    voice = HeardNarrator()
     again = restart(started(tmp_path), tmp_path, voice)
     awaited = "Dan is the Commandant. Name a squad of 2 for mission 1: named players press A."
     assert voice.said == [RESUMED, awaited]
@@ -128,7 +111,7 @@ def test_after_a_restart_mid_vote_the_companion_counts_the_votes_and_tells_no_on
         table.submit(ProposeSquad(3, (0, 1)))
         for seat in (0, 2, 4):
             table.submit(CastVote(seat, yes))
-        voice = Voice()
+        voice = HeardNarrator()
         again = restart(table, path, voice)
         said.append((voice.said, narration(again)))
     assert said[0] == said[1]
@@ -143,7 +126,7 @@ def test_after_a_restart_mid_mission_the_companion_counts_the_cards(tmp_path: Pa
     for seat in range(5):
         table.submit(CastVote(seat, True))
     table.submit(PlayMissionCard(1, Card.SUCCESS))
-    voice = Voice()
+    voice = HeardNarrator()
     restart(table, tmp_path, voice)
     assert voice.said[-1] == (
         "Mission 1: 1 of 2 mission cards are in. Squad, A for success, B for fail."
@@ -153,7 +136,7 @@ def test_after_a_restart_mid_mission_the_companion_counts_the_cards(tmp_path: Pa
 def test_the_companion_says_what_it_awaits_in_the_table_s_language(tmp_path: Path) -> None:
     table = started(tmp_path, "fr")
     table.press(Press(0, Button.A))
-    voice = Voice()
+    voice = HeardNarrator()
     restart(table, tmp_path, voice)
     assert voice.said == [
         "La partie de Résistance reprend là où elle s'était arrêtée.",
@@ -167,7 +150,7 @@ def test_a_full_squad_awaiting_confirmation_is_read_back_after_a_restart(tmp_pat
     table = started(tmp_path)
     table.press(Press(0, Button.A))
     table.press(Press(2, Button.A))
-    voice = Voice()
+    voice = HeardNarrator()
     again = restart(table, tmp_path, voice)
     assert voice.said[-1] == (
         "Squad for mission 1: Ada and Cyd. Dan, press A to confirm, or B to start again."
@@ -185,6 +168,7 @@ def test_no_private_line_comes_back(tmp_path: Path) -> None:
         table = table_at(path)
         options = {"players": 5, "first_commander": 3, "identities": "digital"}
         table.new_game("resistance", options, NAMES, "en", seed=seed)
+        all_said(table)
         table.submit(ProposeSquad(3, (0, 1)))
         for seat in range(5):
             table.submit(CastVote(seat, True))
@@ -209,7 +193,7 @@ def test_a_game_with_no_thread_kept_still_resumes_and_says_what_it_awaits(
     table = started(tmp_path)
     game_id = table.snapshot()["game_id"]
     table.journal._db.execute("DELETE FROM threads WHERE game_id = ?", (game_id,))
-    voice = Voice()
+    voice = HeardNarrator()
     again = restart(table, tmp_path, voice)
     assert narration(again)[0] == RESUMED
     assert voice.said[-1].startswith("Dan is the Commandant.")
@@ -278,7 +262,7 @@ def test_a_game_this_version_cannot_replay_is_set_aside_and_the_companion_starts
     entry = journal.start_game("resistance", old, 7, {"names": NAMES, "language": "fr"})
     journal.append(entry.id, 1, {"kind": "end_night"})
     journal.close()
-    voice = Voice()
+    voice = HeardNarrator()
     table = table_at(tmp_path, voice)
     assert table.resume() is False
     assert table.running is None

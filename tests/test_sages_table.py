@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from heard import HeardNarrator
 
 from companion.game import Event, IllegalAction
 from companion.games.sages import AgreeDraw, MoveSage, Sages, Square, TimeUp
@@ -19,24 +20,13 @@ from tests.timing import ManualClock
 NAMES = ["Ada", "Bea"]
 
 
-class Voice:
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def say(self, text: str, lang: str) -> None:
-        self.said.append(text)
-
-    def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-        raise AssertionError("Les 7 Sages has no eyes-closed script")
-
-
 class Rig:
     """A table whose hourglass runs on a clock moved by hand, and whose companion thinks only
     when the test lets it (``think``)."""
 
     def __init__(self, tmp_path: Path) -> None:
         self.clock = ManualClock()
-        self.voice = Voice()
+        self.voice = HeardNarrator()
         self.journal = Journal(tmp_path / "journal.sqlite3")
         self.waiting: list[Callable[[], None]] = []
         self.table = Table(

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from heard import HeardNarrator, all_said
 
 from companion import chance
 from companion.chance import LEGACY_BELOW, draws, new_seed
@@ -53,7 +54,6 @@ from companion.games.resistance.tables import CYLONS
 from companion.journal import GameEntry, Journal, seed_column, seed_of
 from companion.moderator import Table
 from companion.record import RecordError, replay
-from tests.test_moderator import ScriptedVoice
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 SEED = 2**255 + 12345  # a seed as new_seed gives them (top bit set)
@@ -61,7 +61,9 @@ LEGACY = 1234  # a seed as the table drew them before: secrets.randbelow(2**31)
 
 
 def table(path: Path | str = ":memory:") -> Table:
-    return Table(Journal(path), ScriptedVoice(), seats=10)
+    """A table narrated by the real narrator: after a new game, ``all_said`` waits until its
+    opening has been said (a Résistance night, ended by its cue)."""
+    return Table(Journal(path), HeardNarrator(), seats=10)
 
 
 def state_of(t: Table) -> Any:
@@ -108,6 +110,7 @@ def test_a_new_game_at_the_table_takes_its_seed_from_the_csprng(
     monkeypatch.setattr(chance.secrets, "randbits", lambda k: 7 << (k - 8))
     t = table(tmp_path / "journal.sqlite3")
     t.new_game("night", {"players": 3}, NAMES[:3])
+    all_said(t)
     entry = t.journal.latest_game()
     assert entry is not None and entry.seed == 2**255 + (7 << 247)
 
@@ -118,6 +121,7 @@ def test_a_table_deals_from_a_seed_beyond_any_search(tmp_path: Path) -> None:
     t = table(tmp_path / "journal.sqlite3")
     for _ in range(20):
         t.new_game("resistance", {"players": 5, "identities": "digital"}, NAMES)
+        all_said(t)
         entry = t.journal.latest_game()
         assert entry is not None and entry.seed >= 2**255 and not chance.is_legacy(entry.seed)
 
@@ -407,6 +411,7 @@ def play_twins(name: str, path: Path | None = None) -> tuple[Table, Table, int, 
     first = table(":memory:" if path is None else path / "a" / "journal.sqlite3")
     names = NAMES[: twin.options.get("players", 2)]  # one name per player (Les 7 Sages: two)
     first.new_game(title, twin.options, names, seed=SEED)
+    all_said(first)
     start = state_of(first)
     twin.moves(first)
     named = {**twin.options, **twin.named(start, state_of(first))}
@@ -415,6 +420,7 @@ def play_twins(name: str, path: Path | None = None) -> tuple[Table, Table, int, 
             continue
         second = table(":memory:" if path is None else path / f"b{other}" / "journal.sqlite3")
         second.new_game(title, named, names, seed=other)
+        all_said(second)
         twin.moves(second)
         hidden = twin.hidden(state_of(first))
         if hidden is None or hidden != twin.hidden(state_of(second)):
@@ -468,6 +474,7 @@ def test_companion_export_of_a_journal_mid_game_holds_no_seed(
 def test_the_record_of_a_finished_evening_tells_its_seed_so_every_draw_can_be_checked() -> None:
     t = table()
     t.new_game("night", {"players": 3}, NAMES[:3], seed=SEED)
+    all_said(t)
     _night_picks(t)
     t.submit(EndEvening())
     record = t.export()
@@ -486,6 +493,7 @@ def test_the_record_of_a_finished_evening_tells_its_seed_so_every_draw_can_be_ch
 def test_the_record_of_a_finished_resistance_game_tells_the_seed_of_its_identities() -> None:
     t = table()
     t.new_game("resistance", {"players": 5, "identities": "digital"}, NAMES, seed=SEED)
+    all_said(t)
     for commander, squad in enumerate([(0, 1), (1, 2, 3), (2, 3)]):
         t.submit(ProposeSquad(commander, squad))
         for seat in range(5):
@@ -554,7 +562,7 @@ def test_a_game_at_the_table_never_takes_the_draws_a_record_names(
 ) -> None:
     """Only a record replayed without its seed names its draws: a host who named them for a
     game at the table would choose a hidden order."""
-    table = Table(Journal(":memory:"), ScriptedVoice(), seats=10)
+    table = Table(Journal(":memory:"), HeardNarrator(), seats=10)
     with pytest.raises(IllegalAction) as refused:
         table.new_game(title, options, [])
     assert refused.value.code == "record_only_option"

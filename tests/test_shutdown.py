@@ -2,16 +2,17 @@
 power-off command; the next start resumes the game from the journal.
 
 The power-off command is a real program standing in for ``systemctl poweroff``: it writes down
-its arguments and whether the journal was still open (SQLite's ``-wal`` file) when it ran.
+its arguments and whether the journal was still open (SQLite's ``-wal`` file) when it ran. The
+power button's hold time runs on a clock moved by hand.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,10 +27,13 @@ from companion.config import Config, PowerConfig
 from companion.game import IllegalAction
 from companion.games.resistance.state import CastVote, ProposeSquad
 from companion.wiring import Companion, build
+from hardware import button_box
+from tests.timing import HandClock
 from voice.speech import ConsoleSpeech
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 POWER_PIN = 3
+HOLD = 1.0  # the power button's hold time, in seconds of the clock moved by hand
 # The stand-in for `sudo systemctl poweroff`: its arguments, and whether the journal was closed.
 POWER_OFF = """\
 import json, sys
@@ -47,11 +51,13 @@ def power_off_command(tmp_path: Path, journal: Path) -> tuple[tuple[str, ...], P
 
 
 class Built:
-    """An in-process companion on MockFactory pins, with a power button and a recorded voice."""
+    """An in-process companion on MockFactory pins, with a power button on a clock moved by hand
+    (``companion.wiring.build``'s own PowerButton, given that clock), and a recorded voice."""
 
     def __init__(self, tmp_path: Path, command: tuple[str, ...] = ()) -> None:
         self.stopped = threading.Event()
         self.spoken = io.StringIO()
+        self.clock = HandClock()
         self.config = Config(
             data_dir=tmp_path / "data",
             pin_factory="mock",
@@ -59,11 +65,14 @@ class Built:
             speech="console",
             host_pin=PIN,
             pauses={"intro": 0, "close_eyes": 0, "cylons_open": 0, "cylons_close": 0},
-            power=PowerConfig(button=POWER_PIN, hold_seconds=1.0, command=command),
+            power=PowerConfig(button=POWER_PIN, hold_seconds=HOLD, command=command),
         )
-        self.companion: Companion = build(
-            self.config, speech=ConsoleSpeech(self.spoken), stop=self.stopped.set
-        )
+        with pytest.MonkeyPatch.context() as patch:
+            power_button = functools.partial(button_box.PowerButton, clock=self.clock)
+            patch.setattr(button_box, "PowerButton", power_button)
+            self.companion: Companion = build(
+                self.config, speech=ConsoleSpeech(self.spoken), stop=self.stopped.set
+            )
 
     @property
     def power_pin(self):  # gpiozero's MockPin under the power button
@@ -73,6 +82,11 @@ class Built:
         self.companion.table.new_game("resistance", {"players": 5}, NAMES)
         assert self.companion.narrator.wait_idle(10)  # the night, said; play begins
 
+    def hold_power_button(self, seconds: float) -> None:
+        self.power_pin.drive_low()
+        self.clock.advance(seconds)
+        self.power_pin.drive_high()
+
 
 @pytest.fixture
 def built(tmp_path: Path) -> Iterator[Built]:
@@ -81,19 +95,18 @@ def built(tmp_path: Path) -> Iterator[Built]:
     made.companion.close()
 
 
-def hold(pin, seconds: float) -> None:
-    pin.drive_low()
-    time.sleep(seconds)
-    pin.drive_high()
-
-
 def test_holding_the_power_button_says_goodbye_refuses_play_and_stops_the_server(
     built: Built,
 ) -> None:
     built.start_resistance()
     table = built.companion.table
     version = table.snapshot()["version"]
-    hold(built.power_pin, 1.3)
+    built.power_pin.drive_low()
+    built.clock.advance(HOLD - 0.001)
+    assert not built.companion.shutdown.requested
+    built.clock.advance(0.001)
+    assert built.companion.shutdown.requested
+    built.power_pin.drive_high()
     assert built.stopped.wait(5), "the server was not told to stop"
     assert built.companion.shutdown.requested_by == "the power button"
     assert "Shutting down. The game is saved" in built.spoken.getvalue()
@@ -106,10 +119,11 @@ def test_holding_the_power_button_says_goodbye_refuses_play_and_stops_the_server
 
 def test_a_press_shorter_than_the_hold_time_does_not_shut_down(built: Built) -> None:
     built.start_resistance()
-    hold(built.power_pin, 0.3)
-    time.sleep(1.2)  # past the hold time after the press began: gpiozero would have fired
-    assert not built.stopped.is_set()
+    built.hold_power_button(HOLD - 0.001)
+    built.clock.advance(HOLD * 10)  # long past the hold time: the release stopped it
     assert not built.companion.shutdown.requested
+    assert not built.stopped.is_set()
+    assert built.clock.pending == 0  # no timer left to fire later either
 
 
 def test_after_a_shutdown_the_host_page_and_the_buttons_change_nothing(built: Built) -> None:
@@ -153,7 +167,7 @@ def test_the_power_off_command_runs_after_everything_is_closed_and_the_game_resu
     table.submit(ProposeSquad(commander, (0, 1)))
     table.submit(CastVote(2, False))  # a vote not yet revealed: journalled, kept secret
     state = table.snapshot()
-    hold(first.power_pin, 1.3)
+    first.hold_power_button(HOLD)
     assert first.stopped.wait(5)
     first.companion.close()
     assert first.companion.shutdown.power_off()
@@ -250,14 +264,22 @@ def test_the_host_page_button_asks_first_then_shuts_down(driver: WebDriver, serv
     log_in(driver, server, PIN)
     button = wait(driver, lambda d: d.find_element(By.ID, "power-off"), "the Shut down button")
     assert button.text == "Shut the companion down"
+    # every request the page makes is noted (and made): the click handler asks, then posts or
+    # not, in one go, so what it posted is known as soon as the question is answered
+    driver.execute_script(
+        "window.posted = []; const fetch = window.fetch;"
+        "window.fetch = (url, ...rest) => { window.posted.push(String(url));"
+        " return fetch(url, ...rest); };"
+    )
     button.click()
     driver.switch_to.alert.dismiss()  # "Shut the companion down now?" - no
-    time.sleep(0.5)
+    assert "/api/power/off" not in driver.execute_script("return window.posted")
     assert server.process is not None and server.process.poll() is None
     button.click()
     alert = driver.switch_to.alert
     assert "The game is saved" in alert.text
     alert.accept()
+    assert "/api/power/off" in driver.execute_script("return window.posted")
     wait(
         driver,
         lambda d: d.find_element(By.ID, "power-status").text == "Shutting down… The game is saved.",

@@ -8,14 +8,16 @@ One sentence of that per test, on real engines, a real SQLite journal and the re
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from heard import HeardNarrator, all_said
 from test_oraklos_rules import RYBK, give, layout, square
 from test_oraklos_table_play import SIXTEEN
-from test_resume_thread import NAMES, Voice, restart, started, table_at
+from test_resume_thread import NAMES, restart, started, table_at
 
 from companion.game import IllegalAction
 from companion.games.night import PickStarter, ReadDice, WriteScore
@@ -181,6 +183,7 @@ def test_twin_games_whose_identities_differ_show_the_same_undo(tmp_path: Path) -
         table = table_at(tmp_path / str(seed))
         options = {"players": 5, "first_commander": 3, "identities": "digital"}
         table.new_game("resistance", options, NAMES, seed=seed)
+        all_said(table)
         assert table.running is not None
         identities = table.running.state.identities
         table.submit(ProposeSquad(DAN, (ADA, BEA)))
@@ -203,18 +206,19 @@ def test_in_french_the_host_is_told_in_french(tmp_path: Path) -> None:
 
 
 def test_nothing_is_offered_while_eyes_are_closed_or_once_the_game_is_over(tmp_path: Path) -> None:
-    table = table_at(tmp_path)
-    held: list[Callable[[], None]] = []
+    in_the_night, eyes_open = threading.Event(), threading.Event()
 
-    class Night(Voice):
-        def script(self, items, lang, then=None) -> None:  # type: ignore[no-untyped-def]
-            if then:
-                held.append(then)  # the night is still being narrated
+    def pause(seconds: float) -> None:  # the night's first pause lasts until the test says
+        in_the_night.set()
+        assert eyes_open.wait(10)
 
-    table.voice = Night()
+    table = table_at(tmp_path, HeardNarrator(sleep=pause))
     table.new_game("resistance", {"players": 5, "first_commander": 3}, NAMES, seed=1)
+    assert in_the_night.wait(10)  # the night is being narrated
     assert offer(table) is None
-    held.pop()()  # eyes open
+    eyes_open.set()
+    all_said(table)  # the night's end, by the narrator's own cue
+    assert table.snapshot()["state"]["phase"] == "propose"
     assert offer(table) is None  # the end of the night is the companion's, not the host's
 
 
@@ -334,7 +338,10 @@ def test_night_who_starts_is_never_drawn_again_by_an_undo(tmp_path: Path) -> Non
 def test_sages_a_players_move_can_be_taken_back_the_companions_is_not(tmp_path: Path) -> None:
     thinking: list[Callable[[], None]] = []
     table = Table(
-        Journal(tmp_path / "journal.sqlite3"), Voice(), seats=2, background=thinking.append
+        Journal(tmp_path / "journal.sqlite3"),
+        HeardNarrator(),
+        seats=2,
+        background=thinking.append,
     )
     table.new_game("sages", {"computer": "blue"}, NAMES[:2], "en", seed=0)
     running = table.running

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import types
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 import pytest
 
+from vision import sources
 from vision.readings import UnreadableFrame
 from vision.sources import (
     CameraStopped,
@@ -23,6 +24,8 @@ from vision.sources import (
     parse_source,
     read_image,
 )
+
+NO_SUCH_DEVICE = 9999  # /dev/video9999
 
 
 def frame(shade: int, size: tuple[int, int] = (64, 48)) -> np.ndarray:
@@ -152,10 +155,26 @@ def test_a_device_needs_a_number() -> None:
     assert parse_source("auto") == "auto"
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("picamera2") is not None, reason="picamera2 is installed here"
-)
-def test_picamera_without_picamera2_says_how_to_install_it() -> None:
+def without_picamera2(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a machine without picamera2, even where it is installed: its import fails."""
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+
+
+def without_device_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As on a machine without /dev/video0, even where there is one: the probe of device 0
+    opens a device that no machine has (OpenCV's own VideoCapture, failing for real)."""
+    real = sources.VideoCaptureSource
+
+    def probe(target: int | Path | str, *args: Any) -> sources.VideoCaptureSource:
+        return real(NO_SUCH_DEVICE if target == 0 else target, *args)
+
+    monkeypatch.setattr(sources, "VideoCaptureSource", probe)
+
+
+def test_picamera_without_picamera2_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    without_picamera2(monkeypatch)
     with pytest.raises(PicameraUnavailable) as caught:
         open_source("picamera")
     message = str(caught.value)
@@ -163,11 +182,9 @@ def test_picamera_without_picamera2_says_how_to_install_it() -> None:
     assert "--system-site-packages" in message
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("picamera2") is not None or Path("/dev/video0").exists(),
-    reason="a camera may be present here",
-)
-def test_auto_without_any_camera_says_what_to_do() -> None:
+def test_auto_without_any_camera_says_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    without_picamera2(monkeypatch)
+    without_device_0(monkeypatch)
     with pytest.raises(CameraUnavailable, match="no camera found") as caught:
         open_source("auto")
     assert "plug in the camera" in str(caught.value)

@@ -1,4 +1,5 @@
-"""A clock the tests move by hand, for the moderator's timers (``companion/timers.py``)."""
+"""Clocks the tests move by hand, for the timers of ``companion/timers.py``: ``ManualClock`` for
+the moderator's ``later``, ``HandClock`` where a whole ``Clock`` is taken (the button box)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,24 @@ class ManualClock:
     @property
     def pending(self) -> int:
         return len(self._due)
+
+
+class HandClock:
+    """A ``companion.timers.Clock`` moved by hand (a ManualClock underneath): ``now()`` reads
+    it, ``call_later`` registers, ``advance`` runs what falls due, in the caller's thread."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._manual = ManualClock(now=start)
+
+    def now(self) -> float:
+        return self._manual.now
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Cancel:
+        return self._manual.call_later(delay, fn)
+
+    def advance(self, seconds: float) -> None:
+        self._manual.advance(seconds)
+
+    @property
+    def pending(self) -> int:
+        return self._manual.pending
