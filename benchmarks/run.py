@@ -32,13 +32,8 @@ sys.path.insert(1, str(ROOT / "tests"))  # serving.py: the host's logged-in HTTP
 
 from serving import write_config  # noqa: E402
 
-from companion.games.resistance import (  # noqa: E402
-    Card,
-    CastVote,
-    Phase,
-    PlayMissionCard,
-    Resistance,
-)
+from companion.games.resistance.engine import Resistance  # noqa: E402
+from companion.games.resistance.state import Card, CastVote, Phase, PlayMissionCard  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.moderator import Table  # noqa: E402
 

@@ -35,10 +35,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from companion.games.sages import MoveSage, Sages, SagesState, Side, Square  # noqa: E402
+from companion.games.sages.board import Side, Square  # noqa: E402
+from companion.games.sages.engine import Sages  # noqa: E402
 from companion.games.sages.moves import Move, legal_moves, scored  # noqa: E402
 from companion.games.sages.opponent import LEVELS, Level, choose  # noqa: E402
-from companion.games.sages.state import DEFAULT_STRENGTH  # noqa: E402
+from companion.games.sages.state import (  # noqa: E402
+    DEFAULT_STRENGTH,
+    MoveSage,
+    SagesState,
+)
 
 MOVE_CAP = 2000
 PI_FACTOR = 5

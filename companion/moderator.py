@@ -143,7 +143,8 @@ def kinds(*names: str) -> Callable[[Any, Action], bool]:
 
 
 def _resistance_rules() -> GameRules:
-    from companion.games.resistance import EndNight, Phase, Resistance
+    from companion.games.resistance.engine import Resistance
+    from companion.games.resistance.state import EndNight, Phase
 
     return GameRules(
         interpret=resistance_controls.interpret,
@@ -207,7 +208,7 @@ def _oraklos_rules() -> GameRules:
 
 def _eleusis_rules() -> GameRules:
     """Eleusis is played from the phones (each hand on its seat's page) or entered by the host."""
-    from companion.games.eleusis import Eleusis
+    from companion.games.eleusis.engine import Eleusis
     from companion.narration import eleusis as eleusis_narration
 
     page = _page_game_rules(eleusis_narration.lines, Eleusis().opening_events)
@@ -219,8 +220,9 @@ def _eleusis_rules() -> GameRules:
 def _sages_rules() -> GameRules:
     """Les 7 Sages is played on the page (beside the real board, or on it alone); the companion
     may play one side, and an hourglass may time each move."""
-    from companion.games.sages import MoveSage, Place, Sages, opponent
-    from companion.games.sages.engine import hourglass
+    from companion.games.sages import opponent
+    from companion.games.sages.engine import Sages, hourglass
+    from companion.games.sages.state import MoveSage, Place
     from companion.narration import sages as sages_narration
 
     def timed(state: Any) -> Timed | None:
@@ -251,8 +253,8 @@ def _sages_rules() -> GameRules:
 def _night_rules() -> GameRules:
     """Game night: the tools are used on the pages; A on any seat passes the turn timer's
     turn, which runs on the moderator's hourglass like Les 7 Sages' moves."""
-    from companion.games.night import Night, timed
     from companion.games.night.controls import interpret
+    from companion.games.night.engine import Night, timed
     from companion.narration import night as night_narration
 
     def turn(state: Any) -> Timed | None:
@@ -281,8 +283,8 @@ def _night_rules() -> GameRules:
 def _ostrakon_rules() -> GameRules:
     """Ostrakon is played with the seat buttons (or real tessons read by the camera); there is
     no eyes-closed phase: the game opens with the setup and the first question."""
-    from companion.games.ostrakon import Ostrakon
     from companion.games.ostrakon import controls as ostrakon_controls
+    from companion.games.ostrakon.engine import Ostrakon
     from companion.narration import ostrakon as ostrakon_narration
 
     return GameRules(

@@ -24,8 +24,8 @@ from typing import Any
 
 from companion.camera_loss import RETRY, until_back
 from companion.game import IllegalAction
-from companion.games.night import ReadDice
 from companion.games.night.dice import PipDie
+from companion.games.night.state import ReadDice
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
 

@@ -45,8 +45,8 @@ from test_sages_games import pick as pick_sages
 
 from companion.game import Action, IllegalAction
 from companion.games import GAMES, game_for
-from companion.games.night import StartTimer
-from companion.games.resistance import EndNight
+from companion.games.night.state import StartTimer
+from companion.games.resistance.state import EndNight
 from companion.games.sand import PauseHourglass
 from companion.journal import Journal, seed_of
 from companion.record import export_lines, replay

@@ -7,21 +7,21 @@ import random
 from collections.abc import Iterable
 
 from companion.game import Action, Event
-from companion.games.resistance import (
-    CastVote,
-    EndNight,
-    Phase,
-    ProposeSquad,
-    Resistance,
-    ResistanceState,
-)
+from companion.games.resistance.engine import Resistance
 from companion.games.resistance.plot import (
     FULL_DECK,
     SMALL_DECK_SIZE,
     PlotCard,
     StrongLeaderTiming,
 )
-from companion.games.resistance.state import PassPlot
+from companion.games.resistance.state import (
+    CastVote,
+    EndNight,
+    PassPlot,
+    Phase,
+    ProposeSquad,
+    ResistanceState,
+)
 
 GAME = Resistance()
 TIMINGS = {t.value: t for t in StrongLeaderTiming}

@@ -48,7 +48,7 @@ from companion.doctor import (
     check_voices,
     exit_status,
 )
-from companion.games.resistance import Card, PlayMissionCard
+from companion.games.resistance.state import Card, PlayMissionCard
 from vision.calibration import marker_image
 from vision.synthetic import PHOTOS
 

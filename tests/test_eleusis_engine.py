@@ -26,13 +26,12 @@ from companion.game import (
     IllegalAction,
     action_from_json,
 )
-from companion.games.eleusis import (
+from companion.games.eleusis.cards import ONE_DECK, Card
+from companion.games.eleusis.engine import Eleusis
+from companion.games.eleusis.state import (
     ACTIONS,
-    ONE_DECK,
     AdmitMistake,
-    Card,
     DeclareProphet,
-    Eleusis,
     EleusisState,
     Judge,
     JudgeKind,
@@ -46,8 +45,8 @@ from companion.games.eleusis import (
     Termination,
     TurnCard,
     Uphold,
+    sort_cards,
 )
-from companion.games.eleusis.state import sort_cards
 from companion.record import NO_SEED
 from tests import engine_steps as steps
 

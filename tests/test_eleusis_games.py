@@ -27,13 +27,13 @@ from typing import Any
 import pytest
 
 from companion.game import Action, AudienceKind, Event, IllegalAction, action_from_json
-from companion.games.eleusis import (
+from companion.games.eleusis.cards import ONE_DECK, Card
+from companion.games.eleusis.engine import Eleusis, first_playable, series_accepted
+from companion.games.eleusis.rule_language import Rule, parse_rule
+from companion.games.eleusis.state import (
     ACTIONS,
-    ONE_DECK,
     AdmitMistake,
-    Card,
     DeclareProphet,
-    Eleusis,
     EleusisState,
     Judge,
     JudgeKind,
@@ -45,10 +45,7 @@ from companion.games.eleusis import (
     RuleInfo,
     TurnCard,
     Uphold,
-    first_playable,
-    series_accepted,
 )
-from companion.games.eleusis.rule_language import Rule, parse_rule
 from companion.record import NO_SEED
 
 GAME = Eleusis()

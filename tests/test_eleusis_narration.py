@@ -13,9 +13,9 @@ import pytest
 from test_eleusis_games import GAME, choose, options_for
 
 from companion.game import Action, Audience, AudienceKind, Event, IllegalAction
-from companion.games.eleusis import (
+from companion.games.eleusis.cards import Card
+from companion.games.eleusis.state import (
     AdmitMistake,
-    Card,
     DeclareProphet,
     EleusisState,
     Judge,

@@ -17,7 +17,7 @@ import pytest
 from serving import PIN, host_client
 from test_eleusis_games import choose
 
-from companion.games.eleusis import ONE_DECK
+from companion.games.eleusis.cards import ONE_DECK
 from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan"]

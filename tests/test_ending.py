@@ -18,7 +18,7 @@ from serving import PIN, host_client
 
 from companion.ending import ending
 from companion.game import IllegalAction
-from companion.games.resistance import (
+from companion.games.resistance.state import (
     Card,
     CastVote,
     Phase,

@@ -21,9 +21,9 @@ import pytest
 from serving import CSRF_FIELD, CSRF_META, PIN, start_server, write_config
 
 from companion.config import CameraConfig, Config
-from companion.games.night import StartTimer
-from companion.games.ostrakon import Ask, VotesLaid
-from companion.games.resistance import CastVote, Phase, ProposeSquad
+from companion.games.night.state import StartTimer
+from companion.games.ostrakon.state import Ask, VotesLaid
+from companion.games.resistance.state import CastVote, Phase, ProposeSquad
 from companion.wiring import Companion, build
 from tests.timing import ManualClock
 from web.auth import Hush, LoginLimiter, Sessions, same_origin, session_secret, stored_pin

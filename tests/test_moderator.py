@@ -9,7 +9,7 @@ import pytest
 from heard import HeardNarrator
 
 from companion.game import IllegalAction
-from companion.games.resistance import CastVote, EndNight, ProposeSquad
+from companion.games.resistance.state import CastVote, EndNight, ProposeSquad
 from companion.journal import Journal, JournalError
 from companion.moderator import Table
 from companion.seat_input import Button, Press

@@ -11,13 +11,14 @@ import random
 import pytest
 
 from companion.game import Action, IllegalAction, action_from_json
-from companion.games.night import (
+from companion.games.night.dice import COLORS, DiceStats, PipDie
+from companion.games.night.engine import Night
+from companion.games.night.state import (
     ACTIONS,
     CorrectDie,
     CountByColor,
     EndEvening,
     NewSheet,
-    Night,
     NightState,
     PassTurn,
     PickStarter,
@@ -29,7 +30,6 @@ from companion.games.night import (
     StopTimer,
     WriteScore,
 )
-from companion.games.night.dice import COLORS, DiceStats, PipDie
 from companion.games.sand import PauseHourglass, ResumeHourglass
 
 GAME = Night()

@@ -12,13 +12,14 @@ import engine_steps as steps
 import pytest
 
 from companion.game import IllegalAction, action_from_json
-from companion.games.night import (
+from companion.games.night.dice import DiceStats, PipDie, Throw, chi2_survival_5, rolled
+from companion.games.night.engine import Night, pick, timed
+from companion.games.night.state import (
     ACTIONS,
     CorrectDie,
     CountByColor,
     EndEvening,
     NewSheet,
-    Night,
     PassTurn,
     PickStarter,
     ReadDice,
@@ -28,10 +29,7 @@ from companion.games.night import (
     StartTimer,
     StopTimer,
     WriteScore,
-    pick,
-    timed,
 )
-from companion.games.night.dice import DiceStats, PipDie, Throw, chi2_survival_5, rolled
 from companion.games.sand import PauseHourglass, ResumeHourglass
 
 GAME = Night()

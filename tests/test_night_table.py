@@ -12,7 +12,8 @@ from gpiozero.pins.mock import MockFactory
 from heard import HeardNarrator
 
 from companion.game import IllegalAction
-from companion.games.night import (
+from companion.games.night.dice import PipDie
+from companion.games.night.state import (
     PickStarter,
     ReadDice,
     SayLeader,
@@ -20,7 +21,6 @@ from companion.games.night import (
     StopTimer,
     WriteScore,
 )
-from companion.games.night.dice import PipDie
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.seat_input import Button, Press
@@ -274,7 +274,8 @@ def test_a_while_paused_passes_nothing(buttons):
 def test_once_the_evening_is_over_anyone_holding_the_record_can_check_every_draw(rig):
     import json
 
-    from companion.games.night import EndEvening, pick
+    from companion.games.night.engine import pick
+    from companion.games.night.state import EndEvening
 
     rig.start()
     rig.table.submit(PickStarter())

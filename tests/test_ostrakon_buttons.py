@@ -20,20 +20,6 @@ from button_rig import BOUNCE, LEDS, PAIRS, Clock, bouncing_press
 from gpiozero.pins.mock import MockFactory
 
 from companion.game import Event, IllegalAction
-from companion.games.ostrakon import (
-    Ask,
-    ClaimDisciple,
-    ContestDisciple,
-    DayRule,
-    Flip,
-    Name,
-    Ostrakon,
-    OstrakonState,
-    Phase,
-    TessonLaid,
-    Vote,
-    VotesLaid,
-)
 from companion.games.ostrakon.controls import (
     TOGETHER,
     Buttons,
@@ -42,7 +28,21 @@ from companion.games.ostrakon.controls import (
     claim,
     interpret,
 )
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.ostrakon.path import DayRule
 from companion.games.ostrakon.path import Path as OPath
+from companion.games.ostrakon.state import (
+    Ask,
+    ClaimDisciple,
+    ContestDisciple,
+    Flip,
+    Name,
+    OstrakonState,
+    Phase,
+    TessonLaid,
+    Vote,
+    VotesLaid,
+)
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration import Catalog

@@ -25,13 +25,14 @@ import pytest
 from heard import HeardNarrator
 
 from companion.game import Action, Event, IllegalAction, MalformedAction, action_from_json
-from companion.games.ostrakon import (
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.ostrakon.path import DayRule
+from companion.games.ostrakon.path import Path as OPath
+from companion.games.ostrakon.state import (
     Ask,
     ClaimDisciple,
-    DayRule,
     Flip,
     Name,
-    Ostrakon,
     OstrakonState,
     Phase,
     Revealed,
@@ -41,7 +42,6 @@ from companion.games.ostrakon import (
     Vote,
     VotesLaid,
 )
-from companion.games.ostrakon.path import Path as OPath
 from companion.journal import Journal
 from companion.moderator import NoGame, Table
 from companion.narration import Catalog

@@ -24,16 +24,15 @@ from collections.abc import Mapping
 import pytest
 
 from companion.game import Action, AudienceKind, Event, IllegalAction, action_from_json
-from companion.games.ostrakon import (
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.ostrakon.path import DayRule, Path
+from companion.games.ostrakon.state import (
     Ask,
     ClaimDisciple,
     ContestDisciple,
-    DayRule,
     Flip,
     Name,
-    Ostrakon,
     OstrakonState,
-    Path,
     Phase,
     Termination,
     Vote,

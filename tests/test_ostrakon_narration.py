@@ -16,14 +16,15 @@ import pytest
 from heard import HeardNarrator
 
 from companion.game import Action, Audience, AudienceKind, Event, IllegalAction
-from companion.games.ostrakon import (
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.ostrakon.path import DayRule
+from companion.games.ostrakon.path import Path as OPath
+from companion.games.ostrakon.state import (
     Ask,
     ClaimDisciple,
     ContestDisciple,
-    DayRule,
     Flip,
     Name,
-    Ostrakon,
     OstrakonState,
     Phase,
     Revealed,
@@ -32,7 +33,6 @@ from companion.games.ostrakon import (
     Vote,
     VotesLaid,
 )
-from companion.games.ostrakon.path import Path as OPath
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration import Catalog

@@ -25,24 +25,21 @@ from companion.game import (
     action_from_json,
 )
 from companion.games import game_for
-from companion.games.ostrakon import (
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.ostrakon.path import DEFAULT_SYMBOLS, DayRule, Path
+from companion.games.ostrakon.state import (
     ACTIONS,
-    DEFAULT_SYMBOLS,
     Ask,
     ClaimDisciple,
     ContestDisciple,
-    DayRule,
     Flip,
     Name,
-    Ostrakon,
     OstrakonState,
-    Path,
     Phase,
-    SubjectDeck,
     Termination,
     Vote,
-    default_subjects,
 )
+from companion.games.ostrakon.subjects import SubjectDeck, default_subjects
 from tests import engine_steps as steps
 
 GAME = Ostrakon()

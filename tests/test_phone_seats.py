@@ -15,8 +15,8 @@ from typing import Any
 
 from serving import PIN, quiet_companion
 
-from companion.games.resistance import Side
 from companion.games.resistance.engine import deal_identities
+from companion.games.resistance.state import Side
 from companion.seat_input import Button, Press
 from companion.seats_online import SeatLinks, actor
 from companion.wiring import Companion
@@ -359,7 +359,7 @@ def test_a_refusal_meant_for_a_seat_alone_is_shown_on_its_phone_only(
 
 
 def test_the_acting_seat_of_an_action() -> None:
-    from companion.games.resistance import CastVote, EndNight, ProposeSquad
+    from companion.games.resistance.state import CastVote, EndNight, ProposeSquad
 
     assert actor(CastVote(3, True)) == 3
     assert actor(ProposeSquad(1, (1, 2))) == 1

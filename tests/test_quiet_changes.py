@@ -17,9 +17,9 @@ from typing import Any
 from heard import HeardNarrator, all_said
 
 from companion.game import IllegalAction
-from companion.games.ostrakon import Ask
-from companion.games.ostrakon import Vote as Tesson
-from companion.games.resistance import Card, CastVote, PlayMissionCard, ProposeSquad
+from companion.games.ostrakon.state import Ask
+from companion.games.ostrakon.state import Vote as Tesson
+from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.seat_input import Button, Press

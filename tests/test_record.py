@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.resistance import Card, CastVote, EndNight, PlayMissionCard, ProposeSquad
+from companion.games.resistance.state import Card, CastVote, EndNight, PlayMissionCard, ProposeSquad
 from companion.journal import Journal
 from companion.record import RecordError, export_lines, replay
 

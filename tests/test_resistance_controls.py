@@ -8,18 +8,18 @@ import pytest
 from resistance_play import ten_with
 
 from companion.game import Event
-from companion.games.resistance import (
+from companion.games.resistance.controls import Interpretation, Nomination, interpret
+from companion.games.resistance.engine import Resistance
+from companion.games.resistance.plot import PlotCard
+from companion.games.resistance.state import (
     Card,
     CastVote,
     EndNight,
     Phase,
     PlayMissionCard,
     ProposeSquad,
-    Resistance,
     ResistanceState,
 )
-from companion.games.resistance.controls import Interpretation, Nomination, interpret
-from companion.games.resistance.plot import PlotCard
 from companion.seat_input import Button, Press
 
 GAME = Resistance()

@@ -12,21 +12,23 @@ from heard import HeardNarrator
 from resistance_play import choose, ten_with
 
 from companion.game import AudienceKind, Event, IllegalAction
-from companion.games.resistance import (
+from companion.games.resistance.controls import Nomination, interpret
+from companion.games.resistance.engine import Resistance, deal_identities
+from companion.games.resistance.plot import Neighbour, PlotCard
+from companion.games.resistance.state import (
     Card,
     CastVote,
     EndNight,
+    EstablishConfidence,
+    HandPlot,
+    OpenUp,
+    Overhear,
     Phase,
     PlayMissionCard,
     ProposeSquad,
-    Resistance,
     ResistanceState,
     Side,
 )
-from companion.games.resistance.controls import Nomination, interpret
-from companion.games.resistance.engine import deal_identities
-from companion.games.resistance.plot import Neighbour, PlotCard
-from companion.games.resistance.state import EstablishConfidence, HandPlot, OpenUp, Overhear
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.seat_input import Button, Press

@@ -21,13 +21,13 @@ from resistance_play import choose as choose_with_plot
 
 from companion.ending import ending, spoken
 from companion.game import EVERYONE, Action, Event, IllegalAction, action_from_json
-from companion.games.resistance import (
+from companion.games.resistance.engine import Resistance
+from companion.games.resistance.state import (
     Card,
     CastVote,
     EndNight,
     Phase,
     PlayMissionCard,
-    Resistance,
     ResistanceState,
     Side,
 )

@@ -14,17 +14,7 @@ import pytest
 from resistance_play import random_game, ten_with
 
 from companion.game import Action, AudienceKind, Event, IllegalAction, action_from_json
-from companion.games.resistance import (
-    Card,
-    CastVote,
-    EndNight,
-    Phase,
-    PlayMissionCard,
-    ProposeSquad,
-    Resistance,
-    ResistanceState,
-    Termination,
-)
+from companion.games.resistance.engine import Resistance
 from companion.games.resistance.plot import (
     DEFAULT_SMALL_DECK,
     FULL_DECK,
@@ -34,13 +24,21 @@ from companion.games.resistance.plot import (
     StrongLeaderTiming,
 )
 from companion.games.resistance.state import (
+    Card,
+    CastVote,
+    EndNight,
     EstablishConfidence,
     HandPlot,
     OpenUp,
     Overhear,
     PassPlot,
+    Phase,
+    PlayMissionCard,
     PlayPlot,
+    ProposeSquad,
+    ResistanceState,
     TakeResponsibility,
+    Termination,
 )
 from companion.narration import resistance as narration
 from companion.narration.catalog import Catalog

@@ -8,14 +8,14 @@ from collections.abc import Iterable
 import pytest
 
 from companion.game import Action, AudienceKind, Event, IllegalAction
-from companion.games.resistance import (
+from companion.games.resistance.engine import Resistance
+from companion.games.resistance.state import (
     Card,
     CastVote,
     EndNight,
     Phase,
     PlayMissionCard,
     ProposeSquad,
-    Resistance,
     ResistanceState,
     Side,
     Termination,

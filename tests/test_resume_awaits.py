@@ -32,22 +32,24 @@ from companion.games.eleusis.state import (
     PlayCards,
     ProphetJudge,
 )
-from companion.games.night import (
-    Night,
+from companion.games.night.dice import PipDie
+from companion.games.night.engine import Night
+from companion.games.night.state import (
     PassTurn,
     PickStarter,
     ReadDice,
+    Screen,
     ShowScreen,
     StartTimer,
     WriteScore,
 )
-from companion.games.night.dice import PipDie
-from companion.games.night.state import Screen
 from companion.games.oraklos.state import EndSearch, FillCup, TakeMarker, ThrowDice
-from companion.games.ostrakon import Ostrakon
+from companion.games.ostrakon.engine import Ostrakon
 from companion.games.ostrakon.path import DayRule
 from companion.games.ostrakon.state import Ask, Flip, Name, OstrakonState, Phase, TessonLaid, Vote
-from companion.games.sages import MoveSage, Place, Sages, Square
+from companion.games.sages.board import Square
+from companion.games.sages.engine import Sages
+from companion.games.sages.state import MoveSage, Place
 from companion.games.sand import PauseHourglass
 from companion.journal import Journal
 from companion.moderator import RULES, Table

@@ -11,8 +11,7 @@ from heard import HeardNarrator, all_said
 from serving import start_server
 
 from companion.games.ostrakon.controls import Naming
-from companion.games.resistance import CastVote, PlayMissionCard, ProposeSquad
-from companion.games.resistance.state import Card
+from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad
 from companion.journal import Journal
 from companion.moderator import NARRATION_KEPT, RULES, Table
 from companion.seat_input import Button, Press

@@ -18,8 +18,9 @@ import pytest
 
 from companion.game import Action, IllegalAction, MalformedAction, action_from_json
 from companion.games import game_for
-from companion.games.sages import MoveSage, Phase, Place, Sages, SagesState, Side, Square, TimeUp
-from companion.games.sages.board import cite, in_kingdom, name, parse
+from companion.games.sages.board import Side, Square, cite, in_kingdom, name, parse
+from companion.games.sages.engine import Sages
+from companion.games.sages.state import MoveSage, Phase, Place, SagesState, TimeUp
 
 GAME = Sages()
 ACTIONS_PER_GAME = 300

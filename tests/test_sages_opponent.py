@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.games.sages import MoveSage, Phase, Place, Sages, SagesState, Side, Square
-from companion.games.sages.board import cite, column, parse
-from companion.games.sages.engine import placements
+from companion.games.sages.board import Side, Square, cite, column, parse
+from companion.games.sages.engine import Sages, placements
 from companion.games.sages.moves import Move, Position, chases, legal_moves, scored
 from companion.games.sages.opponent import (
     LEVELS,
@@ -28,7 +27,15 @@ from companion.games.sages.opponent import (
     companion_move,
     place,
 )
-from companion.games.sages.state import DEFAULT_STRENGTH, STRENGTHS, check_standing
+from companion.games.sages.state import (
+    DEFAULT_STRENGTH,
+    STRENGTHS,
+    MoveSage,
+    Phase,
+    Place,
+    SagesState,
+    check_standing,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 MOVE_CAP = 2000

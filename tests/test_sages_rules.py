@@ -17,19 +17,17 @@ from collections.abc import Iterable, Iterator
 import pytest
 
 from companion.game import IllegalAction
-from companion.games.sages import (
-    AgreeDraw,
-    MoveSage,
-    Phase,
-    Place,
-    Sages,
-    SagesState,
+from companion.games.sages import board
+from companion.games.sages.board import (
     Side,
     Square,
-    TimeUp,
-    board,
+    cite,
+    in_barbarian_lands,
+    in_kingdom,
+    name,
+    parse,
 )
-from companion.games.sages.board import cite, in_barbarian_lands, in_kingdom, name, parse
+from companion.games.sages.engine import Sages
 from companion.games.sages.fool import Flight, flights
 from companion.games.sages.moves import (
     Move,
@@ -41,7 +39,18 @@ from companion.games.sages.moves import (
     sage_moves,
     scored,
 )
-from companion.games.sages.state import STANDARD_BLUE, STANDARD_RED, Reason, standard_start
+from companion.games.sages.state import (
+    STANDARD_BLUE,
+    STANDARD_RED,
+    AgreeDraw,
+    MoveSage,
+    Phase,
+    Place,
+    Reason,
+    SagesState,
+    TimeUp,
+    standard_start,
+)
 from tests import engine_steps as steps
 
 GAME = Sages()

@@ -10,7 +10,9 @@ import pytest
 from heard import HeardNarrator
 
 from companion.game import Event, IllegalAction
-from companion.games.sages import AgreeDraw, MoveSage, Sages, Square, TimeUp
+from companion.games.sages.board import Square
+from companion.games.sages.engine import Sages
+from companion.games.sages.state import AgreeDraw, MoveSage, TimeUp
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration.catalog import Catalog

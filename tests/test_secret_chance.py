@@ -29,27 +29,21 @@ from companion.chance import LEGACY_BELOW, draws, new_seed
 from companion.cli import main as cli_main
 from companion.game import IllegalAction
 from companion.games import game_for
-from companion.games.eleusis import Eleusis
-from companion.games.eleusis import Options as EleusisOptions
 from companion.games.eleusis.cards import ONE_DECK
-from companion.games.eleusis.engine import deal
+from companion.games.eleusis.engine import Eleusis, deal
 from companion.games.eleusis.rule_library import draw_rule
+from companion.games.eleusis.state import Options as EleusisOptions
 from companion.games.eleusis.state import sort_cards
-from companion.games.night import EndEvening, PickStarter, pick
+from companion.games.night.engine import pick
+from companion.games.night.state import EndEvening, PickStarter
 from companion.games.oraklos.deck import WISH_CARDS
-from companion.games.ostrakon import Ask, Vote
+from companion.games.ostrakon.state import Ask, Vote
 from companion.games.ostrakon.state import Options as OstrakonOptions
 from companion.games.ostrakon.subjects import SubjectDeck
 from companion.games.ostrakon.tables import start_square
-from companion.games.resistance import (
-    Card,
-    CastVote,
-    PlayMissionCard,
-    ProposeSquad,
-    Side,
-)
 from companion.games.resistance.engine import deal_identities
 from companion.games.resistance.plot import FULL_DECK, canonical, shuffled
+from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad, Side
 from companion.games.resistance.tables import CYLONS
 from companion.journal import GameEntry, Journal, seed_column, seed_of
 from companion.moderator import Table

@@ -25,9 +25,9 @@ from companion.games import game_for
 from companion.games.oraklos.dice import Die
 from companion.games.oraklos.state import OraklosState, Pool, ThrowDice
 from companion.games.oraklos.state import Phase as OraklosPhase
-from companion.games.ostrakon import OstrakonState
+from companion.games.ostrakon.state import OstrakonState
 from companion.games.ostrakon.subjects import SubjectDeck
-from companion.games.resistance import ResistanceState, Side
+from companion.games.resistance.state import ResistanceState, Side
 from companion.games.sages.state import SagesState
 
 MARK = 987_654_321_987  # a number no state holds: seen in a repr, it is a secret leaking

@@ -20,13 +20,14 @@ from test_oraklos_table_play import SIXTEEN
 from test_resume_thread import NAMES, restart, started, table_at
 
 from companion.game import IllegalAction
-from companion.games.night import PickStarter, ReadDice, WriteScore
 from companion.games.night.dice import PipDie
+from companion.games.night.state import PickStarter, ReadDice, WriteScore
 from companion.games.oraklos.dice import Color
 from companion.games.oraklos.state import Claim, CorrectDie, TakeMarker, ThrowDice
-from companion.games.ostrakon import Ask, Vote
-from companion.games.resistance import CastVote, Phase, ProposeSquad
-from companion.games.sages import MoveSage, Square
+from companion.games.ostrakon.state import Ask, Vote
+from companion.games.resistance.state import CastVote, Phase, ProposeSquad
+from companion.games.sages.board import Square
+from companion.games.sages.state import MoveSage
 from companion.journal import Journal, JournalError
 from companion.moderator import Table
 from companion.seat_input import Button, Press

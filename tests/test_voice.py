@@ -179,7 +179,8 @@ def test_companion_say_writes_a_french_wav(tmp_path: Path) -> None:
 def ostrakon_turn_lines(lang: str) -> list[str]:
     """What the table hears of a real Ostrakon question: the dealer's announcement, the call to
     vote, and the count (from the engine's events, through the narration)."""
-    from companion.games.ostrakon import Ask, Ostrakon, Vote
+    from companion.games.ostrakon.engine import Ostrakon
+    from companion.games.ostrakon.state import Ask, Vote
     from companion.narration.ostrakon import lines
 
     game = Ostrakon()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.game import Game
-from companion.games.eleusis import Eleusis
-from companion.games.night import Night
+from companion.games.eleusis.engine import Eleusis
+from companion.games.night.engine import Night
 from companion.games.oraklos.engine import Oraklos
-from companion.games.ostrakon import Ostrakon
-from companion.games.resistance import Resistance
-from companion.games.sages import Sages
+from companion.games.ostrakon.engine import Ostrakon
+from companion.games.resistance.engine import Resistance
+from companion.games.sages.engine import Sages
 
 GAMES: dict[str, Game[Any]] = {
     Resistance.title: Resistance(),
