@@ -19,6 +19,7 @@ printf '# Benchmarks, %s\n\nMachine: %s, %s cores, %s\n' "$(date -u +%F)" \
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')" "$(nproc)" \
   "$("$py" --version)"
 run benchmarks/run.py
+run benchmarks/voice.py --warm-cache
 run benchmarks/load.py --clients 30 --minutes 10
 run benchmarks/flood.py --seconds 60
 run benchmarks/power_cuts.py --kills 100 --seed 1

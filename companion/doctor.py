@@ -821,7 +821,7 @@ def check_journal(path: Path) -> Finding:
 
 def _replay_error(journal: Journal, entry: GameEntry) -> str | None:
     from companion.game import action_from_json
-    from companion.games import game_for
+    from companion.games.titles import game_for
 
     try:
         game = game_for(entry.title)

@@ -30,9 +30,9 @@ from companion.game import (
     MalformedAction,
     action_from_json,
 )
-from companion.games import game_for
 from companion.games.resistance import controls as resistance_controls
 from companion.games.sand import PauseHourglass, ResumeHourglass
+from companion.games.titles import game_for
 from companion.journal import GameEntry, Journal, JournalError, Thread, standing
 from companion.narration import Catalog
 from companion.narration import resistance as resistance_narration

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.game import Action, IllegalAction, MalformedAction, action_from_json
-from companion.games import game_for
+from companion.games.titles import game_for
 from companion.journal import GameEntry, Journal
 from companion.narration.catalog import Catalog
 

@@ -44,10 +44,10 @@ from test_ostrakon_games import choose as choose_ostrakon
 from test_sages_games import pick as pick_sages
 
 from companion.game import Action, IllegalAction
-from companion.games import GAMES, game_for
 from companion.games.night.state import StartTimer
 from companion.games.resistance.state import EndNight
 from companion.games.sand import PauseHourglass
+from companion.games.titles import GAMES, game_for
 from companion.journal import Journal, seed_of
 from companion.record import export_lines, replay
 

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from companion.game import Action, MalformedAction, action_from_json
-from companion.games import GAMES
 from companion.games.ostrakon.state import ClaimDisciple, Name, Revealed, Tesson, Vote
 from companion.games.resistance.state import Card, PlayMissionCard
+from companion.games.titles import GAMES
 
 # A valid JSON value of each value-object type a field may have.
 VALID_JSON: dict[str, Any] = {

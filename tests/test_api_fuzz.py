@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from serving import PIN, host_client
 
 from companion.config import CameraConfig, Config
-from companion.games import game_for
+from companion.games.titles import game_for
 from companion.wiring import Companion, build
 from tests.timing import ManualClock
 

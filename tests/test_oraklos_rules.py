@@ -20,7 +20,6 @@ from companion.game import (
     MalformedAction,
     action_from_json,
 )
-from companion.games import game_for
 from companion.games.oraklos.deck import ANTIPODES_CARDS, WISH_CARDS, canonical, mirror
 from companion.games.oraklos.dice import Color, Die
 from companion.games.oraklos.engine import Oraklos, retrieval_order
@@ -42,6 +41,7 @@ from companion.games.oraklos.state import (
     ThrowDice,
     Ties,
 )
+from companion.games.titles import game_for
 from tests import engine_steps as steps
 
 GAME = Oraklos()

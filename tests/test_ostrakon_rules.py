@@ -24,7 +24,6 @@ from companion.game import (
     MalformedAction,
     action_from_json,
 )
-from companion.games import game_for
 from companion.games.ostrakon.engine import Ostrakon
 from companion.games.ostrakon.path import DEFAULT_SYMBOLS, DayRule, Path
 from companion.games.ostrakon.state import (
@@ -40,6 +39,7 @@ from companion.games.ostrakon.state import (
     Vote,
 )
 from companion.games.ostrakon.subjects import SubjectDeck, default_subjects
+from companion.games.titles import game_for
 from tests import engine_steps as steps
 
 GAME = Ostrakon()

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 import pytest
 
 from companion.game import Action, IllegalAction, MalformedAction, action_from_json
-from companion.games import game_for
 from companion.games.sages.board import Side, Square, cite, in_kingdom, name, parse
 from companion.games.sages.engine import Sages
 from companion.games.sages.state import MoveSage, Phase, Place, SagesState, TimeUp
+from companion.games.titles import game_for
 
 GAME = Sages()
 ACTIONS_PER_GAME = 300

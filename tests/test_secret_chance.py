@@ -28,7 +28,6 @@ from companion import chance
 from companion.chance import LEGACY_BELOW, draws, new_seed
 from companion.cli import main as cli_main
 from companion.game import IllegalAction
-from companion.games import game_for
 from companion.games.eleusis.cards import ONE_DECK
 from companion.games.eleusis.engine import Eleusis, deal
 from companion.games.eleusis.rule_library import draw_rule
@@ -45,6 +44,7 @@ from companion.games.resistance.engine import deal_identities
 from companion.games.resistance.plot import FULL_DECK, canonical, shuffled
 from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad, Side
 from companion.games.resistance.tables import CYLONS
+from companion.games.titles import game_for
 from companion.journal import GameEntry, Journal, seed_column, seed_of
 from companion.moderator import Table
 from companion.record import RecordError, replay

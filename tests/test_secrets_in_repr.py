@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-from companion.games import game_for
 from companion.games.oraklos.dice import Die
 from companion.games.oraklos.state import OraklosState, Pool, ThrowDice
 from companion.games.oraklos.state import Phase as OraklosPhase
@@ -29,6 +28,7 @@ from companion.games.ostrakon.state import OstrakonState
 from companion.games.ostrakon.subjects import SubjectDeck
 from companion.games.resistance.state import ResistanceState, Side
 from companion.games.sages.state import SagesState
+from companion.games.titles import game_for
 
 MARK = 987_654_321_987  # a number no state holds: seen in a repr, it is a secret leaking
 MARK_TEXT = "SECRET-MARK"
