@@ -164,7 +164,7 @@ def bench_sse() -> str:
             [
                 sys.executable,
                 "-m",
-                "companion.cli",
+                "appliance.cli",
                 "serve",
                 "--config",
                 str(config),
@@ -256,7 +256,7 @@ def bench_startup() -> str:
     for _ in range(5):
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "companion.cli", "--help"], check=True, capture_output=True
+            [sys.executable, "-m", "appliance.cli", "--help"], check=True, capture_output=True
         )
         samples.append((time.perf_counter() - start) * 1000)
     median, _ = percentiles(samples)
@@ -269,8 +269,8 @@ def bench_startup() -> str:
 SERVE_PARTS = """\
 import json, sys, time
 start = time.perf_counter()
-from companion.cli import _load_config
-from companion.wiring import build
+from appliance.cli import _load_config
+from appliance.wiring import build
 imported = time.perf_counter()
 companion = build(_load_config(sys.argv[1]), stop=lambda: None)
 built = time.perf_counter()
@@ -286,7 +286,7 @@ def serve_once(config: Path) -> float:
     """Seconds from launching ``companion serve`` to the first 200 answer of /api/state."""
     port = free_port()
     url = f"http://127.0.0.1:{port}/api/state"
-    command = ["-m", "companion.cli", "serve", "--config", str(config), "--port", str(port)]
+    command = ["-m", "appliance.cli", "serve", "--config", str(config), "--port", str(port)]
     start = time.perf_counter()
     server = subprocess.Popen(
         [sys.executable, *command], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

@@ -9,7 +9,7 @@ A real ``Table`` (SQLite journal in a temporary folder) runs an Oraklos game; a
 rest. What is timed, per throw, from the moment the last still frame is handed to the camera:
 
 1. *settle → read*: the settle detector says "still", the frame is white-balanced by the
-   markers' paper and the cubes are read (the companion's reader, ``companion.wiring
+   markers' paper and the cubes are read (the companion's reader, ``appliance.wiring
    .cube_reader``: the learned one unless ``--hand-tuned``), the picture for the page encoded;
 2. *read → page*: the reading checked against the cup (``doubt_counts``), journalled, the
    engine's step, and the public snapshot published to the page's listeners;
@@ -41,13 +41,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from appliance.wiring import cube_reader  # noqa: E402
 from companion.config import CameraConfig  # noqa: E402
 from companion.games.oraklos.predictions import find  # noqa: E402
 from companion.games.oraklos.state import Phase  # noqa: E402
 from companion.journal import Journal  # noqa: E402
 from companion.moderator import Table  # noqa: E402
-from companion.throws import ThrowDesk, expected_colors  # noqa: E402
-from companion.wiring import cube_reader  # noqa: E402
+from desks.throws import ThrowDesk, expected_colors  # noqa: E402
 from vision.sources import FrameSource  # noqa: E402
 from vision.synthetic import cube_scene  # noqa: E402
 from vision.throws import ThrowCamera  # noqa: E402

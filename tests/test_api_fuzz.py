@@ -3,7 +3,7 @@ game of each kind: random JSON values, wrong types, huge numbers, deep nesting, 
 and wrong content types. The server never answers 500, and a refusal (4xx) leaves the public
 state as it was (same revision, same game, same version).
 
-The real app (``companion.wiring.build``, simulated pins, the generated camera) through Flask's
+The real app (``appliance.wiring.build``, simulated pins, the generated camera) through Flask's
 test client: fast enough for a few hundred requests per game. ``FUZZ_SCALE=20`` multiplies every
 example count, for a longer run by hand.
 """
@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import PIN, host_client
 
+from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.games.titles import game_for
-from companion.wiring import Companion, build
 from tests.timing import ManualClock
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]

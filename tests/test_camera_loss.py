@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 from serving import PIN, ROOT, host_client
 
+from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.games.oraklos.dice import Color, Die
 from companion.games.oraklos.state import ThrowDice
 from companion.narration.catalog import Catalog
-from companion.pip_dice import DiceDesk
-from companion.throws import ThrowDesk
-from companion.wiring import Companion, build
+from desks.pip_dice import DiceDesk
+from desks.throws import ThrowDesk
 from vision.die_colors import read_pips_in_color
 from vision.sources import (
     CameraStopped,

@@ -37,7 +37,11 @@ def refusals(folder: Path) -> list[ast.Call]:
 
 def refusal_codes() -> set[str]:
     """Every code an engine, the moderator or a referee can refuse an action with."""
-    return {node.args[0].value for node in refusals(ROOT / "companion")}  # type: ignore[attr-defined]
+    return {
+        node.args[0].value  # type: ignore[attr-defined]
+        for package in ("companion", "desks", "appliance")
+        for node in refusals(ROOT / package)
+    }
 
 
 def test_both_catalogs_have_the_same_sentences() -> None:

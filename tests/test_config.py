@@ -101,7 +101,7 @@ def test_serve_with_a_wrong_config_stops_with_the_message_and_status_2(tmp_path:
     path = tmp_path / "c.toml"
     path.write_text("[buttons]\npairs = [[4, 17], [17, 22]]\n")
     result = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "serve", "--config", str(path)],
+        [sys.executable, "-m", "appliance.cli", "serve", "--config", str(path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -170,7 +170,7 @@ def test_check_config_shows_the_camera() -> None:
         [
             sys.executable,
             "-m",
-            "companion.cli",
+            "appliance.cli",
             "check-config",
             str(ROOT / "companion.example.toml"),
         ],

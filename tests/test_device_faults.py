@@ -1,6 +1,6 @@
 """Devices failing mid-game: the voice, a button stuck down, the data disk full or read-only.
 
-Real parts throughout: the companion built by ``companion.wiring.build`` on gpiozero's
+Real parts throughout: the companion built by ``appliance.wiring.build`` on gpiozero's
 MockFactory pins, the narrator's own worker thread, SQLite on a real 2 MB tmpfs filled by a real
 file, and an ext4 disk (a loop device) that the kernel itself turns read-only under the open
 journal, as it does a failing SD card (``errors=remount-ro``). A tmpfs cannot stand in for that
@@ -23,14 +23,14 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 from serving import PIN, free_port, host_client
 
-from companion import cli
+from appliance import cli
+from appliance.wiring import Companion, build
 from companion.config import Config
 from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad
 from companion.journal import Journal, JournalError, Trouble
 from companion.moderator import Table
 from companion.narration.catalog import Catalog
 from companion.seat_input import Button, Press
-from companion.wiring import Companion, build
 from hardware.button_box import ButtonBox
 from tests.timing import HandClock
 from voice.narrator import Narrator

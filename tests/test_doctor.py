@@ -29,9 +29,8 @@ from serving import Server, free_port
 from test_record import journal_with_a_game
 from test_voice_outputs import PI4
 
-from companion.cli import main
-from companion.config import CameraConfig, Config, PowerConfig
-from companion.doctor import (
+from appliance.cli import main
+from appliance.doctor import (
     STOP_SERVICE,
     Finding,
     Status,
@@ -48,6 +47,7 @@ from companion.doctor import (
     check_voices,
     exit_status,
 )
+from companion.config import CameraConfig, Config, PowerConfig
 from companion.games.resistance.state import Card, PlayMissionCard
 from vision.calibration import marker_image
 from vision.synthetic import PHOTOS

@@ -15,7 +15,7 @@ from heard import HeardNarrator
 from companion.games.oraklos.state import Phase
 from companion.journal import Journal
 from companion.moderator import Table
-from companion.throws import ThrowDesk
+from desks.throws import ThrowDesk
 from vision.readings import CONFIRM_BELOW, DieReading, doubt_counts
 from vision.sources import ImageFileSource
 from vision.synthetic import cube_scene

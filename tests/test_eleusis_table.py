@@ -19,9 +19,9 @@ import pytest
 from serving import PIN, Quiet
 from test_eleusis_games import choose
 
+from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.games.eleusis.rule_library import by_id
-from companion.wiring import Companion, build
 
 NAMES = ["Ada", "Bea", "Cy", "Dan"]
 TYPED = "if prev is red then card.value > 6 else card is even"

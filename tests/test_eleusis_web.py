@@ -2,7 +2,7 @@
 with a rule the host typed, whose text no route tells before the end, and a phone that plays a
 series for its own seat only.
 
-Flask's test client over the real app (``companion.wiring.build`` in simulation), as in
+Flask's test client over the real app (``appliance.wiring.build`` in simulation), as in
 tests/test_phone_seats.py and tests/test_host_lock.py.
 """
 
@@ -17,8 +17,8 @@ import pytest
 from serving import PIN, host_client
 from test_eleusis_games import choose
 
+from appliance.wiring import Companion
 from companion.games.eleusis.cards import ONE_DECK
-from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan"]
 TYPED = "if prev is black then card.value >= 7 else card is hearts or card is clubs"

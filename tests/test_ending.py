@@ -16,6 +16,7 @@ import pytest
 from markupsafe import escape
 from serving import PIN, host_client
 
+from appliance.wiring import Companion
 from companion.ending import ending
 from companion.game import IllegalAction
 from companion.games.resistance.state import (
@@ -27,7 +28,6 @@ from companion.games.resistance.state import (
     Side,
 )
 from companion.moderator import Table
-from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve"]
 DIGITAL = {"players": 5, "identities": "digital", "isolated_cylons": True}

@@ -27,8 +27,8 @@ from serving import PIN, Server, free_port, start_server
 from waitress import wasyncore as asyncore
 
 import web.server
+from appliance.wiring import build
 from companion.config import Config
-from companion.wiring import build
 from web.server import PER_ADDRESS
 from web.sse import CLIENT_BACKLOG, Broadcaster, Pool, Refusal, StreamCaps, StreamRefused
 

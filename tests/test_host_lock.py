@@ -2,7 +2,7 @@
 session, a same-origin check and a login rate limit. The public page and its live state stay
 open and carry the same public snapshot.
 
-The fine-grained rules run on Flask's test client over the real app (``companion.wiring.build``
+The fine-grained rules run on Flask's test client over the real app (``appliance.wiring.build``
 in simulation, the generated camera); the console, the journal and restarts on a real
 ``companion serve`` (``tests/serving.py``).
 """
@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 from serving import CSRF_FIELD, CSRF_META, PIN, start_server, write_config
 
+from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.games.night.state import StartTimer
 from companion.games.ostrakon.state import Ask, VotesLaid
 from companion.games.resistance.state import CastVote, Phase, ProposeSquad
-from companion.wiring import Companion, build
 from tests.timing import ManualClock
 from web.auth import Hush, LoginLimiter, Sessions, same_origin, session_secret, stored_pin
 
@@ -667,7 +667,7 @@ def test_a_new_pin_ends_every_host_session_at_once(tmp_path: Path) -> None:
 def test_companion_pin_shows_the_kept_pin_and_new_makes_another(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from companion.cli import main
+    from appliance.cli import main
 
     config = write_config(tmp_path, pin=None)
     assert main(["pin", "--config", str(config)]) == 0
@@ -684,7 +684,7 @@ def test_companion_pin_shows_the_kept_pin_and_new_makes_another(
 def test_companion_pin_with_the_pin_in_the_config_shows_it_and_will_not_renew(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from companion.cli import main
+    from appliance.cli import main
 
     config = write_config(tmp_path, pin="97531")
     assert main(["pin", "--config", str(config)]) == 0

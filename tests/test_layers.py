@@ -13,20 +13,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("companion", "vision", "web", "voice", "hardware")
+PACKAGES = ("companion", "desks", "appliance", "vision", "web", "voice", "hardware")
 ADAPTERS = ("vision", "web", "voice", "hardware")
-# Modules of companion/ that talk to the world: the assembly (cli, wiring, address), the doctor
-# and the camera desks. Everything else in companion/ is the core.
-NOT_CORE = {
-    "companion.address",
-    "companion.cli",
-    "companion.doctor",
-    "companion.pip_dice",
-    "companion.tessons",
-    "companion.throws",
-    "companion.wiring",
-    "companion.games.oraklos.cli",  # the `companion oraklos` command, not the engine
-}
+# The `companion oraklos` command, beside the engine it drives: it belongs in appliance/.
+NOT_CORE = {"companion.games.oraklos.cli"}
 ENGINE_MAY_USE = {
     "companion.game",
     "companion.chance",
@@ -108,9 +98,21 @@ def test_no_module_imports_itself_back_through_others() -> None:
 @pytest.mark.parametrize(
     "module", sorted(m for m in MODULES if in_package(m, "companion") and m not in NOT_CORE)
 )
-def test_the_core_imports_no_adapter(module: str) -> None:
-    adapters = {m for m in GRAPH[module] if any(in_package(m, a) for a in ADAPTERS)}
-    assert adapters == set()
+def test_the_core_imports_no_adapter_desk_or_appliance(module: str) -> None:
+    above = ("desks", "appliance", *ADAPTERS)
+    assert {m for m in GRAPH[module] if any(in_package(m, p) for p in above)} == set()
+
+
+@pytest.mark.parametrize("package", ["desks", *ADAPTERS])
+def test_nothing_but_the_appliance_imports_the_appliance(package: str) -> None:
+    users = {
+        (module, m)
+        for module in MODULES
+        if in_package(module, package)
+        for m in GRAPH[module]
+        if in_package(m, "appliance")
+    }
+    assert users == set()
 
 
 @pytest.mark.parametrize(

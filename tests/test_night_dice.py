@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from serving import PIN, ROOT, host_client
 
+from appliance.wiring import build
 from companion.config import CameraConfig, Config
 from companion.games.night.dice import DiceStats
-from companion.wiring import build
 from vision.synthetic import PHOTOS
 from voice.speech import Pyttsx3Speech
 from voice.wav import measure

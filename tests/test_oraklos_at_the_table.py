@@ -35,7 +35,7 @@ from companion.games.oraklos.state import (
 )
 from companion.journal import Journal
 from companion.moderator import Table
-from companion.throws import ThrowDesk
+from desks.throws import ThrowDesk
 from vision.readings import DieReading
 from vision.sources import CameraUnavailable, FrameSource
 from vision.synthetic import cube_scene

@@ -31,7 +31,7 @@ CROWDED = [*SQUARE[:4], {"x": 10, "y": 10, "size": 2, "color": "blue"}]
 
 def companion(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "companion.cli", "oraklos", *map(str, args)],
+        [sys.executable, "-m", "appliance.cli", "oraklos", *map(str, args)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -2,7 +2,7 @@
 
 The engine first: the tessons are laid unseen (``TessonLaid`` / ``VotesLaid``) and entered only
 as the rules turn them face up (``Revealed``, one step at a time), with the same counts and moves
-as votes by buttons. Then the glue (``companion.tessons.TessonDesk``) on frames from the scene
+as votes by buttons. Then the glue (``desks.tessons.TessonDesk``) on frames from the scene
 generator (``vision.synthetic.tesson_scene``): a face-down tesson is its back (a terracotta
 disc painted over the generated one), a turned tesson is recoloured; and a whole game of seven
 driven by those frames.
@@ -46,7 +46,7 @@ from companion.journal import Journal
 from companion.moderator import NoGame, Table
 from companion.narration import Catalog
 from companion.seat_input import Button, Press
-from companion.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tessons_of
+from desks.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tessons_of
 from tests import engine_steps as steps
 from vision.readings import TessonReading
 from vision.sources import CameraUnavailable, FrameSource
@@ -669,8 +669,8 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
     ``POST /api/tessons/read``."""
     from serving import host_client
 
+    from appliance.wiring import build
     from companion.config import CameraConfig, Config
-    from companion.wiring import build
 
     class Quiet:
         name = "quiet"
@@ -707,8 +707,8 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
 
 
 def test_the_hand_tuned_reader_is_there_when_the_config_asks_for_it() -> None:
+    from appliance.wiring import tesson_reader
     from companion.config import CameraConfig
-    from companion.wiring import tesson_reader
 
     assert tesson_reader(CameraConfig()) is read_tessons_net
     assert tesson_reader(CameraConfig(tessons="hand-tuned")) is read_tessons

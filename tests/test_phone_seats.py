@@ -15,11 +15,11 @@ from typing import Any
 
 from serving import PIN, quiet_companion
 
+from appliance.wiring import Companion
 from companion.games.resistance.engine import deal_identities
 from companion.games.resistance.state import Side
 from companion.seat_input import Button, Press
 from companion.seats_online import SeatLinks, actor
-from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve"]
 DIGITAL = {"players": 5, "identities": "digital", "isolated_cylons": True}

@@ -18,12 +18,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import PIN, ROOT, Server, free_port, host_client, write_config
 
-import companion.address
-from companion import cli
-from companion.address import lan_address
+import appliance.address
+from appliance import cli
+from appliance.address import lan_address
+from appliance.wiring import Companion, build
 from companion.config import Config
 from companion.narration.catalog import Catalog
-from companion.wiring import Companion, build
 from web.app import on_loopback
 
 LOCAL_ONLY = {
@@ -74,7 +74,7 @@ def test_on_loopback_the_address_says_phones_cannot_open_it_and_how_to_let_them_
 def test_with_no_network_address_it_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(companion.address, "lan_address", lambda: None)
+    monkeypatch.setattr(appliance.address, "lan_address", lambda: None)
     made = companion_at(tmp_path, "0.0.0.0")
     try:
         shown = address_json(made)  # the host page itself, opened on this computer

@@ -26,12 +26,12 @@ from pathlib import Path
 
 import pytest
 
+from appliance.wiring import lines_to_warm
 from companion.config import ConfigError, parse
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration import Catalog, Line
 from companion.narration.resistance import night_script
-from companion.wiring import lines_to_warm
 from voice.cache import WavCache
 from voice.narrator import Narrator
 from voice.piper_speech import Clip, PiperSpeech, Spoken, aplay, open_piper
@@ -190,7 +190,7 @@ def test_companion_say_writes_piper_speech_when_the_voice_is_installed(tmp_path:
         [
             sys.executable,
             "-m",
-            "companion.cli",
+            "appliance.cli",
             "say",
             EN_NIGHT,
             "--config",
@@ -642,7 +642,7 @@ def test_a_voice_name_that_is_no_voice_is_refused_with_the_line() -> None:
 
 
 def test_the_doctor_names_the_missing_french_voice_and_how_to_add_it(tmp_path: Path) -> None:
-    from companion.doctor import Status, check_natural_voices
+    from appliance.doctor import Status, check_natural_voices
 
     config = parse('data_dir = "data"\n', tmp_path / "companion.toml")
 
@@ -657,7 +657,7 @@ def test_the_doctor_names_the_missing_french_voice_and_how_to_add_it(tmp_path: P
 def test_the_doctor_is_content_when_each_language_has_its_voice(
     joe: VoiceFiles, tmp_path: Path
 ) -> None:
-    from companion.doctor import Status, check_natural_voices
+    from appliance.doctor import Status, check_natural_voices
 
     french = tmp_path / "fr_own.onnx"  # the English network, reading French phonemes
     french.symlink_to(joe.model)
@@ -675,7 +675,7 @@ def test_the_doctor_is_content_when_each_language_has_its_voice(
 def test_the_doctor_warns_of_a_voice_that_speaks_another_language(
     joe: VoiceFiles, tmp_path: Path
 ) -> None:
-    from companion.doctor import Status, check_natural_voices
+    from appliance.doctor import Status, check_natural_voices
 
     config = parse(f'data_dir = "data"\n[voice.piper]\nfr = "{joe.model}"\n', tmp_path / "c.toml")
 
@@ -687,7 +687,7 @@ def test_the_doctor_warns_of_a_voice_that_speaks_another_language(
 
 def companion_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "companion.cli", *args],
+        [sys.executable, "-m", "appliance.cli", *args],
         capture_output=True,
         text=True,
         timeout=300,
@@ -715,7 +715,7 @@ def test_companion_voices_installs_what_it_can_and_says_what_it_cannot(tmp_path:
 def test_the_table_is_shown_which_language_espeak_ng_speaks_instead(
     tmp_path: Path, lang: str
 ) -> None:
-    from companion.wiring import VoiceTrouble
+    from appliance.wiring import VoiceTrouble
 
     journal = Journal(tmp_path / "journal.sqlite3")
     voice = Narrator(lambda: Heard(), sleep=lambda s: None)

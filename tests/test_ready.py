@@ -22,10 +22,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import PIN, Server, free_port, host_client
 
-from companion.address import PageAddress, lan_address
+from appliance.address import PageAddress, lan_address
+from appliance.wiring import Companion, build
 from companion.config import Config
 from companion.narration.catalog import Catalog
-from companion.wiring import Companion, build
 from voice.speech import ConsoleSpeech
 from voice.wav import measure, write_wav
 

@@ -36,7 +36,7 @@ def journal_with_a_game(path: Path) -> Journal:
 
 def run_replay(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "companion.cli", "replay", str(path)],
+        [sys.executable, "-m", "appliance.cli", "replay", str(path)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -140,7 +140,7 @@ def test_export_command_writes_the_latest_game(tmp_path: Path) -> None:
     config.write_text('data_dir = "data"\n')
     out = tmp_path / "out.jsonl"
     result = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "export", "--config", str(config), "-o", str(out)],
+        [sys.executable, "-m", "appliance.cli", "export", "--config", str(config), "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -15,7 +15,7 @@ the record and the links are the host's. Who changes what: a refused POST change
 snapshot, the game's state, the journal, the links); a phone acts for its own seat only; the
 host's moves and the seat's own moves go through.
 
-Flask's test client over the real app (``companion.wiring.build`` in simulation, the generated
+Flask's test client over the real app (``appliance.wiring.build`` in simulation, the generated
 camera), as in tests/test_host_lock.py and tests/test_phone_seats.py.
 """
 
@@ -39,10 +39,10 @@ from test_oraklos_games import choose as choose_oraklos
 from test_ostrakon_games import choose as choose_ostrakon
 from test_sages_games import pick as pick_sages
 
+from appliance.wiring import build
 from companion.config import CameraConfig, Config
 from companion.game import Action, IllegalAction
 from companion.seats_online import actor
-from companion.wiring import build
 from tests.timing import ManualClock
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]

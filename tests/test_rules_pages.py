@@ -20,10 +20,10 @@ from page_walk import SIZES, Size, axe_source, axe_violations, describe, layout,
 from selenium.webdriver.common.by import By
 from serving import PIN, ROOT, Server, host_client
 
+from appliance.wiring import Companion
 from companion.games.oraklos.state import WINNING_SCORE as ORAKLOS_TARGET
 from companion.games.resistance.tables import CYLONS
 from companion.narration.catalog import LANGUAGES, Catalog, french_spacing
-from companion.wiring import Companion
 from web import rules
 from web.rules import GAMES, SECTIONS, RulesError, parse, summary
 

@@ -24,9 +24,9 @@ from typing import Any
 import pytest
 from heard import HeardNarrator, all_said
 
+from appliance.cli import main as cli_main
 from companion import chance
 from companion.chance import LEGACY_BELOW, draws, new_seed
-from companion.cli import main as cli_main
 from companion.game import IllegalAction
 from companion.games.eleusis.cards import ONE_DECK
 from companion.games.eleusis.engine import Eleusis, deal

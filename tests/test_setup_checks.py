@@ -2,7 +2,7 @@
 too long, or the start is refused with a sentence that says what to fix, in the language chosen
 for the game, and nothing changes. No names at all means the seats' own names.
 
-Flask's test client over the real app (``companion.wiring.build`` in simulation), as in
+Flask's test client over the real app (``appliance.wiring.build`` in simulation), as in
 tests/test_phone_seats.py.
 """
 
@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from serving import PIN, host_client
 
+from appliance.wiring import Companion
 from companion.config import NAME_LIMIT
 from companion.narration import Catalog
-from companion.wiring import Companion
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Flo", "Gus"]
 

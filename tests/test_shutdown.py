@@ -23,10 +23,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from serving import PIN, Server, free_port, host_client, write_config
 
+from appliance.wiring import Companion, build
 from companion.config import Config, PowerConfig
 from companion.game import IllegalAction
 from companion.games.resistance.state import CastVote, ProposeSquad
-from companion.wiring import Companion, build
 from hardware import button_box
 from tests.timing import HandClock
 from voice.speech import ConsoleSpeech
@@ -52,7 +52,7 @@ def power_off_command(tmp_path: Path, journal: Path) -> tuple[tuple[str, ...], P
 
 class Built:
     """An in-process companion on MockFactory pins, with a power button on a clock moved by hand
-    (``companion.wiring.build``'s own PowerButton, given that clock), and a recorded voice."""
+    (``appliance.wiring.build``'s own PowerButton, given that clock), and a recorded voice."""
 
     def __init__(self, tmp_path: Path, command: tuple[str, ...] = ()) -> None:
         self.stopped = threading.Event()

@@ -2,7 +2,7 @@
 naming it; one click starts one game; a replaced game says nothing more; re-dealing every seat's
 link is confirmed first.
 
-Flask's test client over the real app (``companion.wiring.build`` in simulation), with the real
+Flask's test client over the real app (``appliance.wiring.build`` in simulation), with the real
 narrator speaking through the project's Speech protocol (tests/test_button_games.py's recorder),
 as in tests/test_phone_seats.py.
 """
@@ -18,11 +18,11 @@ import pytest
 from serving import PIN, host_client
 from test_button_games import RecordingSpeech
 
+from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.narration import Catalog
 from companion.narration.resistance import night_script
 from companion.narration.script import Line
-from companion.wiring import Companion, build
 from voice.narrator import Narrator
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve"]

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_vision_calibration import AREA, MARKER, VIEWS, flat_table, photograph
 
-from companion.cli import main
+from appliance.cli import main
 from vision.calibration import Calibration
 from vision.readings import DieReading
 from vision.synthetic import tesson_scene
@@ -111,7 +111,7 @@ def test_cubes_for_the_referee_feed_companion_oraklos_predictions(
     throw = tmp_path / "throw.json"
     throw.write_text(out, encoding="utf-8")
     referee = subprocess.run(
-        [sys.executable, "-m", "companion.cli", "oraklos", "predictions", str(throw), "--json"],
+        [sys.executable, "-m", "appliance.cli", "oraklos", "predictions", str(throw), "--json"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -373,10 +373,10 @@ def test_companion_help_lists_vision_without_importing_opencv() -> None:
             sys.executable,
             "-c",
             "import contextlib, io, sys\n"
-            "import companion.cli\n"
+            "import appliance.cli\n"
             "o = io.StringIO()\n"
             "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(o):\n"
-            "    companion.cli.main(['--help'])\n"
+            "    appliance.cli.main(['--help'])\n"
             "print('vision' in o.getvalue(), 'cv2' in sys.modules)",
         ],
         capture_output=True,

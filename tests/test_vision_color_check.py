@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from test_vision_cli import run_vision
 
+from appliance.wiring import cube_reader
 from benchmarks.vision_scenes import evaluate_cubes
 from companion.config import CameraConfig
-from companion.wiring import cube_reader
 from vision import synthetic
 from vision.calibration import CHECK_MARKER, detect_markers
 from vision.color_check import ColorCheck, ColorCheckError, check_card, read_color_check

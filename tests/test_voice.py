@@ -157,7 +157,7 @@ def test_companion_say_writes_a_french_wav(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "companion.cli",
+            "appliance.cli",
             "say",
             "Tout le monde ferme les yeux.",
             "--lang",

@@ -139,10 +139,13 @@ class PiperSpeech:
             return Spoken(self, text, lang)
 
     def warm(self, text: str, lang: str) -> None:
-        """Synthesize a fixed line into the cache ahead of need (nothing for a language with
-        no voice: it says nothing to the table)."""
+        """Load the language's voice and synthesize a fixed line into the cache, ahead of need
+        (nothing for a language with no voice: it says nothing to the table)."""
         voice = self.voices.get(lang)
-        if voice is not None and self.cache is not None and self._fixed(text, lang):
+        if voice is None:
+            return
+        self._load(voice)  # loaded now, not at the first line with names, even if all is cached
+        if self.cache is not None and self._fixed(text, lang):
             self._clip(voice, text, lang)
 
     def synthesize(self, voice: VoiceFiles, text: str) -> bytes:

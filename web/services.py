@@ -25,7 +25,7 @@ Addresses = tuple[list[str], str | None]  # the page's addresses, and the one to
 
 
 class Desk(Protocol):
-    """A camera desk (``companion/throws.py``, ``tessons.py``, ``pip_dice.py``): reads the
+    """A camera desk (``desks/throws.py``, ``tessons.py``, ``pip_dice.py``): reads the
     table when asked, and keeps the picture of its last reading."""
 
     @property

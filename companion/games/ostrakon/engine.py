@@ -59,7 +59,7 @@ Where the rules are silent, this engine decides (and the tests hold it to it):
 
 **Votes by camera** (option ``votes: "camera"``). The philosophers lay real tessons face down and
 the companion knows nothing of them until they are turned face up, when the overhead camera reads
-them (``companion/tessons.py``). The turn is the same, with the votes entered at reveal time:
+them (``desks/tessons.py``). The turn is the same, with the votes entered at reveal time:
 
 ``VOTE``: each philosopher says their tesson is down (``TessonLaid``, a press of either button),
 or the host says so for the whole table (``VotesLaid``); a disciple may be claimed until then, on

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from companion.address import PageAddress
+from appliance.address import PageAddress
 from companion.config import Config
 from companion.journal import Journal
 from companion.moderator import Table
@@ -27,7 +27,7 @@ class Companion:
     simulated: bool
     throws: Any = None
     tessons: Any = None
-    dice: Any = None  # companion.pip_dice.DiceDesk: game night's dice reader
+    dice: Any = None  # desks.pip_dice.DiceDesk: game night's dice reader
     lock: Any = None  # web.auth.HostLock: the host PIN and the session cookies' key
     shutdown: Any = None  # companion.power.Shutdown: the power button's and the host page's
     power_button: Any = None  # hardware.button_box.PowerButton, when [power] button is set
@@ -253,7 +253,7 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
     simulation, "auto" falls back to the generated camera."""
     from pathlib import Path
 
-    from companion.throws import ThrowDesk
+    from desks.throws import ThrowDesk
     from vision.calibration import Calibration, CalibrationError
     from vision.sources import CameraUnavailable, open_source, parse_source
     from vision.throws import GeneratedThrowSource, ThrowCamera
@@ -325,7 +325,7 @@ def open_tessons(config: Config, table: Table, throws: Any) -> Any:
     table; the two never read at once: a game has dice or tessons). In simulation the generated
     camera shows tessons instead of dice. The seat zones come from ``seats.json`` in the data
     folder when there is one (else the frame is shared evenly round its centre)."""
-    from companion.tessons import GeneratedTessonSource, TessonDesk
+    from desks.tessons import GeneratedTessonSource, TessonDesk
     from vision.seats import BadSeatMap, SeatMap
     from vision.throws import GeneratedThrowSource
 
@@ -347,7 +347,7 @@ def open_dice(config: Config, table: Table, throws: Any) -> Any:
     """Game night's reader of ordinary dice, on the camera the Oraklos dice use (one camera,
     one lock round its frames: the two never read at once, a table plays one game). In
     simulation the generated camera shows pip dice instead of Oraklos cubes."""
-    from companion.pip_dice import DiceDesk
+    from desks.pip_dice import DiceDesk
     from vision.throws import GeneratedPipSource, GeneratedThrowSource, ThrowCamera
 
     camera = getattr(throws, "camera", None)

@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from appliance.wiring import natural_voice
 from companion.config import Config
 from voice.cache import WavCache
-from voice.speech import Speech, espeak_or_console
+from voice.speech import Pyttsx3Speech, Speech, choose_speech, espeak_or_console
 from voice.voices import PINNED, VoiceProblem, download, find_voice, install_voice
 
 log = logging.getLogger(__name__)
@@ -68,17 +69,12 @@ def install(
 
 def open_voice(config: Config) -> Speech:
     """The configured engine, as the companion opens it (Piper only where a voice is)."""
-    from companion.wiring import natural_voice
-    from voice.speech import choose_speech
-
     return choose_speech(config.speech, config.speech_rate, natural_voice(config))[0]
 
 
 def warm(config: Config, out: Print, lines: Sequence[tuple[str, str]]) -> int:
     """Synthesize the fixed lines into the cache now (the companion otherwise does it when
     idle); prints how many and how long."""
-    from companion.wiring import natural_voice
-
     piper = natural_voice(config)(lambda: espeak_or_console(config.speech_rate), False)
     if piper is None:
         out(f"no Piper voice is installed: nothing to warm; {HOW_TO_ADD}")
@@ -100,9 +96,6 @@ def say_to_wav(config: Config, text: str, lang: str, path: Path) -> str:
     """Write ``text`` as the companion would say it to ``path`` (no sound card needed): with
     its Piper voice for ``lang`` if one is installed and the engine allows, else espeak-ng.
     Gives the engine used."""
-    from companion.wiring import natural_voice
-    from voice.speech import Pyttsx3Speech
-
     path.parent.mkdir(parents=True, exist_ok=True)
     piper = None
     if config.speech in ("auto", "piper"):

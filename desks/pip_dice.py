@@ -12,7 +12,7 @@ first, then some of them thrown again, so the re-roll detection has work to do.
 The picture of the last reading is kept for the page (``jpeg``); its description, with the
 number of the throw it shows, goes into the table's public snapshot. A camera that is missing or
 stops never stops the evening: the table is told once, the dice can be typed on the page, and
-a camera that stopped is picked up again when it returns (``companion.camera_loss``).
+a camera that stopped is picked up again when it returns (``desks.camera_loss``).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ import random
 import threading
 from typing import Any
 
-from companion.camera_loss import RETRY, until_back
 from companion.game import IllegalAction
 from companion.games.night.dice import PipDie
 from companion.games.night.state import ReadDice
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
+from desks.camera_loss import RETRY, until_back
 
 log = logging.getLogger(__name__)
 

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.address import LOOPBACK, WILDCARD, lan_address, page_url
+from appliance.address import LOOPBACK, WILDCARD, lan_address, page_url
 from companion.config import CameraConfig, Config
 from companion.journal import GameEntry, Journal
 from companion.narration.catalog import Catalog
@@ -124,7 +124,7 @@ def table_voice(config: Config, sound: bool = True) -> Say:
     if sound and config.speech != "console":
         use_output(config.speech_output)  # as the companion does, for espeak-ng's aplay
         try:
-            from companion.wiring import natural_voice
+            from appliance.wiring import natural_voice
 
             engine, _warning = choose_speech(
                 config.speech, config.speech_rate, natural_voice(config)
@@ -444,7 +444,7 @@ def check_cube_reader(
 ) -> Finding:
     """The Oraklos cube reader of ``[camera] cubes`` loads (the learned one's model) and reads a
     frame of the camera's size; how long a frame takes on this computer."""
-    from companion.wiring import cube_reader
+    from appliance.wiring import cube_reader
 
     return _check_reader("cube", "cubes", camera.cubes, lambda: cube_reader(camera), camera, clock)
 
@@ -453,7 +453,7 @@ def check_tesson_reader(
     camera: CameraConfig, clock: Callable[[], float] = time.perf_counter
 ) -> Finding:
     """Ostrakon's tesson reader of ``[camera] tessons``, as ``check_cube_reader``."""
-    from companion.wiring import tesson_reader
+    from appliance.wiring import tesson_reader
 
     return _check_reader(
         "tesson", "tessons", camera.tessons, lambda: tesson_reader(camera), camera, clock
@@ -664,7 +664,7 @@ def check_speaker(
     """The configured output among the sound cards, and the test sentence synthesised in the
     config's language by the voice the companion speaks it with (Piper, else espeak-ng) and
     played with aplay (on ``device``, else the default on that card)."""
-    from voice.commands import say_to_wav
+    from appliance.voices import say_to_wav
     from voice.speech import SpeechUnavailable
     from voice.wav import measure
 

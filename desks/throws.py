@@ -10,7 +10,7 @@ public snapshot: the dice lie face up, nothing in it is secret.
 
 A camera that is missing or stops never stops the game: the table is told, the host page offers
 to enter the throw by hand, and a camera that stopped is picked up again when it returns
-(``companion.camera_loss``).
+(``desks.camera_loss``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from companion.camera_loss import RETRY, until_back
 from companion.game import IllegalAction
 from companion.games.oraklos.dice import Color, Die
 from companion.games.oraklos.state import (
@@ -34,6 +33,7 @@ from companion.games.oraklos.state import (
 )
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
+from desks.camera_loss import RETRY, until_back
 from vision.readings import doubt_counts
 
 log = logging.getLogger(__name__)

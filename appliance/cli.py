@@ -146,9 +146,9 @@ def _load_config(path: Path | None) -> object:
 def _serve(args: argparse.Namespace) -> int:
     import dataclasses
 
+    from appliance.wiring import build
     from companion.config import Config
     from companion.journal import JournalError, Trouble
-    from companion.wiring import build
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = _load_config(args.config)
@@ -260,8 +260,8 @@ def _export(args: argparse.Namespace) -> int:
 def _say(args: argparse.Namespace) -> int:
     import dataclasses
 
+    from appliance.voices import open_voice, say_to_wav
     from companion.config import Config
-    from voice.commands import open_voice, say_to_wav
     from voice.speech import SpeechUnavailable
     from voice.wav import measure
 
@@ -283,9 +283,9 @@ def _say(args: argparse.Namespace) -> int:
 
 
 def _voices(args: argparse.Namespace) -> int:
+    from appliance import voices as commands
+    from appliance.wiring import lines_to_warm
     from companion.config import Config
-    from companion.wiring import lines_to_warm
-    from voice import commands
 
     config = _load_config(args.config)
     assert isinstance(config, Config)
@@ -297,8 +297,7 @@ def _voices(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from companion.config import Config
-    from companion.doctor import (
+    from appliance.doctor import (
         Machine,
         exit_status,
         format_finding,
@@ -306,6 +305,7 @@ def _doctor(args: argparse.Namespace) -> int:
         summary,
         table_voice,
     )
+    from companion.config import Config
 
     config = _load_config(args.config)
     assert isinstance(config, Config)
