@@ -209,7 +209,7 @@ def test_the_same_position_gives_the_same_move(strength: int) -> None:
 def test_the_choice_does_not_depend_on_the_interpreters_hash_seed() -> None:
     script = (
         "import json, random\n"
-        "from companion.games.sages import Sages\n"
+        "from companion.games.sages.engine import Sages\n"
         "from companion.games.sages.opponent import choose\n"
         "game, rng = Sages(), random.Random(5)\n"
         "state, out = game.new({}, 0), []\n"
