@@ -295,7 +295,8 @@ def tesson_reader(cam: Any) -> Any:
 
 
 def cube_reader(cam: Any) -> Any:
-    """The Oraklos cube reader: the learned one, or the hand-tuned one, which reads with the
+    """The Oraklos cube reader: the learned one (with its candidates, which the throw desk
+    keeps only for dice it knows are missing), or the hand-tuned one, which reads with the
     table's own colours when a colour check was taken."""
     import functools
 
@@ -309,7 +310,7 @@ def cube_reader(cam: Any) -> Any:
                 "camera: colors is read by the hand-tuned cube reader only (cubes = "
                 '"hand-tuned"); the learned reader learned the plastics itself'
             )
-        return read_cubes_net
+        return functools.partial(read_cubes_net, candidates=True)
     if cam.colors is None:
         return read_cubes
     try:

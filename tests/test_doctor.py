@@ -270,7 +270,7 @@ def test_a_damaged_cube_model_fails_saying_what_to_do(
     monkeypatch.setattr(
         vision.cube_net,
         "read_cubes_net",
-        lambda frame: vision.cube_net.CubeNetReader(damaged).read(frame),
+        lambda frame, **how: vision.cube_net.CubeNetReader(damaged).read(frame, **how),
     )
     found = check_cube_reader(CameraConfig())
     assert found.status is Status.FAIL

@@ -81,3 +81,36 @@ def test_a_throw_read_with_a_die_too_many_of_a_colour_reaches_the_table_flagged(
         {"color": "yellow", "bound": "exactly", "expected": 4, "seen": 3},
     ]
     desk.close()
+
+
+def candidate(color: str, confidence: float, x: float = 0.0) -> DieReading:
+    return DieReading(x, 0.0, 40.0, 0.0, confidence, color=color, hole=False, candidate=True)
+
+
+def test_a_candidate_stands_for_a_die_the_cup_held_that_was_not_read_and_is_asked() -> None:
+    read = [die("red", 0.9, 0), candidate("blue", 0.3, 1), die("blue", 0.9, 2)]
+    out = doubt_counts(read, {"red": 1, "blue": 2})
+    assert [(r.x, r.color) for r in out] == [(0, "red"), (1, "blue"), (2, "blue")]
+    assert [r.flagged for r in out] == [False, True, False], "the candidate is asked"
+    assert not any(r.candidate for r in out)
+
+
+def test_candidates_fill_in_only_as_many_dice_as_are_missing_a_short_colour_first() -> None:
+    read = [
+        die("red", 0.9, 0),
+        candidate("red", 0.45, 1),
+        candidate("yellow", 0.3, 2),
+        candidate("black", 0.25, 3),
+    ]
+    out = doubt_counts(read, {"red": 1, "yellow": 1, "black": 1})
+    assert [r.color for r in out] == ["red", "yellow", "black"], "no second red: red is not short"
+    assert [r.flagged for r in out] == [False, True, True]
+    with_total = doubt_counts(read, total=2)
+    assert [(r.x, r.color) for r in with_total] == [(0, "red"), (1, "red")], "the likeliest"
+
+
+def test_candidates_are_dropped_when_no_die_is_missing_or_the_table_knows_nothing() -> None:
+    read = [die("red", 0.9, 0), candidate("blue", 0.5, 1), die("blue", 0.9, 2)]
+    assert doubt_counts(read, {"red": 1, "blue": 1}) == [read[0], read[2]]
+    assert doubt_counts(read, total=2) == [read[0], read[2]]
+    assert doubt_counts(read) == [read[0], read[2]]

@@ -139,8 +139,10 @@ def test_the_companion_reads_with_the_checked_colours_or_the_usual_ones(
     assert cube_reader(CameraConfig(cubes="hand-tuned")) is read_cubes
     path.write_text("not a check")
     assert cube_reader(CameraConfig(colors=path, cubes="hand-tuned")) is read_cubes  # logged
-    assert cube_reader(CameraConfig()) is read_cubes_net  # the learned reader by default
-    assert cube_reader(CameraConfig(colors=path)) is read_cubes_net
+    learned = cube_reader(CameraConfig())  # the learned reader by default, with its candidates
+    assert learned.func is read_cubes_net  # type: ignore[attr-defined]
+    assert learned.keywords == {"candidates": True}  # type: ignore[attr-defined]
+    assert cube_reader(CameraConfig(colors=path)).func is read_cubes_net  # type: ignore[attr-defined]
     assert "colors is read by the hand-tuned cube reader only" in caplog.text
 
 

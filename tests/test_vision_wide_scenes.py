@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 from collections import Counter
 
 import cv2
@@ -105,6 +106,7 @@ def test_the_wild_generator_draws_every_knob_over_its_range():
     assert min(heights) < 450 and max(heights) > 700
     assert min(d["distortion"] for d in draws) < -0.08 < 0.02 < max(d["distortion"] for d in draws)
     assert any(d["markers"] for d in draws) and any(d["leaning"] for d in draws)
+    assert any(d["pile"] for d in draws) and any(d["hot_spot"] for d in draws)
 
 
 def test_warm_light_makes_the_table_and_the_markers_paper_redder_than_daylight():
@@ -316,6 +318,32 @@ def test_leaning_dice_are_marked_and_their_tilted_top_is_where_the_truth_says():
     assert cube_scene(3).leaning == ()
 
 
+def test_a_die_lying_on_another_shows_on_top_and_the_one_it_hides_leaves_the_truth():
+    knobs = {"table": "wood", "camera_height": 420.0, "holes": 0.0}
+    flat = cube_scene(7, **knobs)
+    piled = cube_scene(7, pile=0.2, **knobs)
+    assert len(flat.dice) == 16
+    assert 13 <= len(piled.dice) < 16, "a die more than half hidden by the one on it is left out"
+    for die in piled.dice:
+        assert np.abs(np.median(_top(piled, die), axis=0) - ALBEDO[die.color]).max() < 60, die
+    flat_sizes = sorted(d.size for d in flat.dice)
+    on_top = [d for d in piled.dice if d.size > flat_sizes[-1] * 1.02]
+    assert on_top, "a die on another is nearer the camera: its top face looks bigger"
+
+
+def test_a_lamps_hot_spot_clips_white_near_a_die_and_brightens_round_it():
+    knobs = {"table": "dark", "shadows": False, "noise": 0.0}
+    plain = cube_scene(5, **knobs).image.astype(np.float64)
+    spot = cube_scene(5, hot_spot=True, **knobs).image.astype(np.float64)
+    brighter = spot.sum(axis=2) - plain.sum(axis=2)
+    assert (spot.min(axis=2) >= 250).sum() > 50, "its heart clips white"
+    y, x = np.unravel_index(int(np.argmax(brighter)), brighter.shape)
+    scene = cube_scene(5, **knobs)
+    nearest = min(math.hypot(d.x - x, d.y - y) / d.size for d in scene.dice)
+    assert nearest < 6, "near a die"
+    assert (brighter > 30).mean() < 0.25, "a spot, not the whole table"
+
+
 def test_the_colour_check_frame_shows_four_dice_in_order_on_the_same_table():
     knobs = {"table": "wood", "kelvin": 3000, "plastic": "faded", "shadows": True, "noise": 2.0}
     scene = cube_scene(12, **knobs)
@@ -364,6 +392,7 @@ def test_bad_wide_knobs_are_refused():
         ({"jpeg": 0}, "jpeg"),
         ({"edge_object": "cat"}, "edge_object"),
         ({"leaning": 2.0}, "leaning"),
+        ({"pile": -0.1}, "pile"),
         ({"white_balance": (1.0, 0.0, 1.0)}, "white_balance"),
         ({"table": "glass"}, "table"),
     ):

@@ -465,7 +465,11 @@ def train(frames: list[Frame], args: argparse.Namespace, task: Task = CUBES) -> 
     crops is centred on them (patterned cloth, mirror images on a glossy table, a marker's
     squares, shadows). On ``--device`` (cpu, or cuda where there is a GPU)."""
     torch.manual_seed(args.seed)
-    model = CubeNet(outputs=task.outputs).to(args.device)
+    model = CubeNet(outputs=task.outputs)
+    if args.init:
+        model.load_state_dict(torch.load(args.init, map_location="cpu"))
+        print(f"starting from {args.init}")
+    model = model.to(args.device)
     print(f"CubeNet: {sum(p.numel() for p in model.parameters()):,} weights, on {args.device}")
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     bounds = [0.0, *(args.mine_at if args.mine else []), 1.0]
@@ -739,6 +743,7 @@ def training_arguments(
     ap.add_argument("--cache-only", action="store_true", help="render the cache, then stop")
     ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--weights", type=Path, help="also save torch's weights (state_dict) here")
+    ap.add_argument("--init", type=Path, help="start from these weights (--weights of a run)")
     ap.add_argument("--steps", type=int, default=steps)
     ap.add_argument("--batch", type=int, default=24)
     ap.add_argument("--crop", type=int, default=128)

@@ -8,7 +8,8 @@
 # Writes OUT/<reader>-gpu.onnx, OUT/<reader>-gpu.pt and OUT/train.log (the validation sweep at
 # its end). The scenes' real-photo table needs the dice photos: DICE_PHOTOS, or ../shared/data.
 # Knobs (environment): CACHE_S (210), TRAIN_S (280), SCENES (6000, the most rendered),
-# WORKERS (15, processes cutting crops), BATCH (64), LR (5e-3), CACHE (/tmp/<reader>-gpu), PY.
+# WORKERS (15, processes cutting crops), BATCH (64), LR (5e-3), CACHE (/tmp/<reader>-gpu), PY,
+# INIT (weights to start from, a former run's .pt: a fine-tuning).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 out=${1:?usage: train_on_gpu.sh OUT [cubes|tessons] [cuda|cpu]}; reader=${2:-cubes}
@@ -34,6 +35,7 @@ n=$(( n > SCENES ? SCENES : n ))
 echo "$n training scenes rendered in $(( $(date +%s) - t0 )) s"
 "$py" "$trainer" --cache "$cache" --scenes "$n" --seconds "$TRAIN_S" --workers "$WORKERS" \
   --batch "${BATCH:-64}" --lr "${LR:-5e-3}" --device "$device" --threads 4 \
+  ${INIT:+--init "$INIT"} \
   --out "$out/$reader-gpu.onnx" --weights "$out/$reader-gpu.pt" 2>&1 | tee "$out/train.log" \
   | grep -v '^  step [0-9]*[1-9]00 '
 echo "total $(( $(date +%s) - t0 )) s"

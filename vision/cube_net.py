@@ -63,6 +63,7 @@ PAD = 16  # the working image's sides are multiples of this (two halvings of the
 OUTPUTS = 11  # heat, 4 colour logits, hole, log size, x/y offset, cos 4θ, sin 4θ
 DETECT_AT = 0.4  # heat-map peak above which a cube is reported
 SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
+CANDIDATE_AT = 0.2  # heat-map peak from which a weaker detection is a candidate (doubt_counts)
 
 
 def _check(image: object) -> Image:
@@ -150,15 +151,23 @@ class CubeNetReader:
         return out
 
     def read(
-        self, image: Image, *, min_size: float = 12.0, max_size: float = 160.0
+        self,
+        image: Image,
+        *,
+        min_size: float = 12.0,
+        max_size: float = 160.0,
+        candidates: bool = False,
     ) -> list[DieReading]:
+        """The cubes whose heat peak reaches ``detect_at``; with ``candidates``, also those from
+        ``CANDIDATE_AT``, marked ``candidate`` (``read_cubes_net``)."""
         img = _check(image)
         work, scale = working_image(img, self.short_side)
         out = self.raw(work)
         heat = sigmoid(out[0])
         gh, gw = heat.shape
         found: list[tuple[DieReading, float, float]] = []
-        for xw, yw, sw, peak, cy, cx in centres(out, heat, self.detect_at, 6):
+        floor = min(self.detect_at, CANDIDATE_AT) if candidates else self.detect_at
+        for xw, yw, sw, peak, cy, cx in centres(out, heat, floor, 6):
             x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
             if not min_size <= size <= max_size:
                 continue
@@ -183,6 +192,7 @@ class CubeNetReader:
                 confidence=float(np.clip(confidence, 0.0, 1.0)),
                 color=COLORS[best],
                 hole=bool(hole),
+                candidate=peak < self.detect_at,
             )
             found.append((reading, peak, sure_of_class))
         found.sort(key=lambda f: (round(f[0].y), f[0].x))
@@ -215,15 +225,21 @@ def read_cubes_net(
     palette: Palette | None = None,
     min_size: float = 12.0,
     max_size: float = 160.0,
+    candidates: bool = False,
 ) -> list[DieReading]:
     """Every cube on the frame, as ``vision.cubes.read_cubes`` reports them: centre, size and
     angle (0..90°) of the top face in the frame's pixels, ``color`` red/yellow/blue/black,
     ``hole`` whether it shows, confidence 0..1 (flagged below ``CONFIRM_BELOW``); sorted top to
     bottom, then left to right. ``palette`` is ignored (the network learned the plastics).
+    ``candidates`` adds the weaker detections (heat peak from ``CANDIDATE_AT``), marked
+    ``candidate``: what ``vision.readings.doubt_counts`` keeps for dice the table knows are
+    missing (the throw desk's reader).
 
     Raises :class:`UnreadableFrame` for anything that is not an 8-bit BGR frame of 64×64 or more.
     """
     del palette
     img = _check(image)
     with _SHARED:
-        return _default_reader().read(img, min_size=min_size, max_size=max_size)
+        return _default_reader().read(
+            img, min_size=min_size, max_size=max_size, candidates=candidates
+        )

@@ -8,6 +8,7 @@ into millimetres on the table plane (``units == "mm"``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -23,7 +24,8 @@ Side = Literal["white", "black"]
 class DieReading:
     """One die seen from above: centre, side length and rotation (degrees) of its top face,
     and what shows on top: ``value`` (pips 1-6) for ordinary dice, ``color`` and ``hole`` for
-    Oraklos cubes."""
+    Oraklos cubes. A ``candidate`` is a die the reader is unsure is there at all (a weak
+    detection): it counts only where the table knows that dice are missing (``doubt_counts``)."""
 
     x: float
     y: float
@@ -33,6 +35,7 @@ class DieReading:
     value: int | None = None
     color: str | None = None
     hole: bool | None = None
+    candidate: bool = False
 
     @property
     def flagged(self) -> bool:
@@ -47,6 +50,8 @@ class DieReading:
             "confidence": round(self.confidence, 3),
             "flagged": self.flagged,
         }
+        if self.candidate:
+            out["candidate"] = True
         for name in ("value", "color", "hole"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
@@ -101,11 +106,16 @@ def doubt_counts(
     ``total`` only how many dice. Where a colour is read more often than it was thrown, the
     least sure dice of that colour are flagged, as many as are too many: one of them is read
     wrong, and a person looks at them. Where more dice are read than were thrown, the least sure
-    dice are flagged, as many as are too many. Nothing is recoloured or removed: a doubtful die
-    is asked, never guessed. Too few dice read flags nothing (the missing die is not on the
-    picture); the game says how many are missing.
+    dice are flagged, as many as are too many. Nothing is recoloured: a doubtful die is asked,
+    never guessed.
+
+    Candidates (weak detections) fill in for missing dice: where fewer dice are read than were
+    thrown, the likeliest candidates (of a colour still short first) are kept, as many as are
+    missing, each flagged; the other candidates are dropped, and all of them where the table
+    knows nothing. Too few dice even so flags nothing (the missing die is not on the picture);
+    the game says how many are missing.
     """
-    out = list(readings)
+    out = _fill_in(readings, expected, total)
 
     def flag(indices: Sequence[int], extra: int) -> None:
         for i in sorted(indices, key=lambda i: out[i].confidence)[: max(0, extra)]:
@@ -118,3 +128,25 @@ def doubt_counts(
     if total is not None:
         flag(range(len(out)), len(out) - total)
     return out
+
+
+def _fill_in(
+    readings: Sequence[DieReading], expected: Mapping[str, int] | None, total: int | None
+) -> list[DieReading]:
+    """The readings that are not candidates, and the candidates that stand for missing dice,
+    flagged (``doubt_counts``); in the readers' order, top to bottom."""
+    out = [r for r in readings if not r.candidate]
+    thrown = sum(expected.values()) if expected is not None else total
+    if thrown is None:
+        return out
+    short = Counter(expected or {})
+    short.subtract(r.color for r in out if r.color is not None)
+    left = sorted((r for r in readings if r.candidate), key=lambda r: -r.confidence)
+    if not left or len(out) >= thrown:
+        return out
+    while left and len(out) < thrown:
+        pick = next((r for r in left if short[r.color or ""] > 0), left[0])
+        left.remove(pick)
+        short[pick.color or ""] -= 1
+        out.append(replace(pick, candidate=False, confidence=min(pick.confidence, DOUBT)))
+    return sorted(out, key=lambda r: (round(r.y), r.x))

@@ -153,8 +153,8 @@ class Camera:
 class _Cube:
     """A cube on the table: centre and turn, colour, hole and albedo; ``lean`` > 0 tilts it by
     that many degrees about its bottom edge away from ``lean_dir`` (the direction, degrees, in
-    which its other bottom edge is lifted, propped against a neighbour); ``gloss``: glossy
-    plastic."""
+    which its other bottom edge is lifted, propped against a neighbour); ``base`` > 0 lifts it
+    that many mm (a cube lying on top of another, in a pile); ``gloss``: glossy plastic."""
 
     x: float
     y: float
@@ -165,6 +165,7 @@ class _Cube:
     lean: float = 0.0
     lean_dir: float = 0.0
     gloss: bool = False
+    base: float = 0.0
 
     def square(self, grow: float = 0.0) -> Points:
         half = SIZE / 2 + grow
@@ -179,7 +180,8 @@ class _Cube:
     def corners3d(self) -> Points:
         """The eight corners (mm): bottom face 0-3 then top face 4-7, in ``square``'s order."""
         square = self.square()
-        upright = np.vstack([np.c_[square, np.zeros(4)], np.c_[square, np.full(4, SIZE)]])
+        bottom, top = np.full(4, self.base), np.full(4, self.base + SIZE)
+        upright = np.vstack([np.c_[square, bottom], np.c_[square, top]])
         if not self.lean:
             return upright
         u = np.array([math.cos(math.radians(self.lean_dir)), math.sin(math.radians(self.lean_dir))])
@@ -581,7 +583,7 @@ def _ground_truth(
     camera: Camera, cube: _Cube, lens: effects.Distortion | None = None
 ) -> DieReading:
     """The cube's top face as seen (through ``lens``): a leaning cube's tilted face too."""
-    if cube.lean:
+    if cube.lean or cube.base:
         top3 = cube.corners3d()[4:]
         top, centre = camera.project(top3), camera.project(top3.mean(axis=0)[None])[0]
     else:
@@ -676,6 +678,8 @@ def cube_scene(
     edge_object: str | None = None,
     markers: bool = False,
     leaning: float = 0.0,
+    pile: float = 0.0,
+    hot_spot: bool = False,
     check_frame: bool = False,
 ) -> Scene:
     """A throw of Oraklos cubes seen from above, and the truth about each cube.
@@ -708,13 +712,18 @@ def cube_scene(
     partly hidden is listed in ``Scene.partly_hidden``; ``markers`` lays calibration markers
     0-3 on paper at the view's corners (``Scene.markers``); ``leaning`` the share of dice that
     lean on another, top face tilted 20-35° (``Scene.leaning``; their truth is the tilted top
-    face as seen). ``check_frame``: the same table, light and camera with only the colour
+    face as seen); ``pile`` the share of dice (at least one) lying on top of another (a die
+    whose top face is more than half hidden by one is left out of the truth); ``hot_spot`` a
+    lamp's hot spot near a die: its mirror image on the table, clipping white, in a pool of
+    brighter light. ``check_frame``: the same table, light and camera with only the colour
     check's four dice instead of the throw (``color_check_scene``).
     """
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
     if light not in LIGHTS:
         raise ValueError(f"light must be one of {', '.join(LIGHTS)}, not {light!r}")
+    if not 0.0 <= pile <= 1.0:
+        raise ValueError(f"pile must be a share between 0 and 1, not {pile}")
     look = effects.Look(
         plastic, finish, kelvin, white_balance, exposure, camera_height, distortion,
         motion_blur, jpeg, edge_object, markers, leaning,
@@ -735,6 +744,8 @@ def cube_scene(
         cubes = _check_row(seed, cubes, look, holes, card)
     elif leaning:
         cubes = _lean(_stream(seed, 8), camera, cubes, leaning, keepout, lens)
+    if pile and card is None:
+        cubes = _pile(_stream(seed, 15), camera, cubes, pile, lens)
     shape = (height * SUPERSAMPLE, width * SUPERSAMPLE)
     if table in TABLES:
         canvas = _table_texture(rng, camera, table, shape)
@@ -751,7 +762,12 @@ def cube_scene(
         rng, camera, shape, [c.footprint() for c in cubes], SIZE, shadows, light_dir, strength
     )
     canvas *= (1 - darkening)[..., None]
+    spot = _HotSpot.draw(_stream(seed, 16), camera, cubes) if hot_spot else None
+    if spot is not None:
+        spot.glare(canvas)
     _paint_cubes(seed, canvas, camera, cubes, table, light_dir)
+    if spot is not None:
+        spot.pool(canvas)
     occluder = None
     if cup is not None:
         occluder = cup.occluder(_stream(seed, 13), camera, shape, SUPERSAMPLE, light_dir)
@@ -792,6 +808,8 @@ class CubeKnobs(TypedDict, total=False):
     edge_object: str | None
     markers: bool
     leaning: float
+    pile: float
+    hot_spot: bool
 
 
 class _TableKnobs(TypedDict):
@@ -827,6 +845,8 @@ class WildCubeKnobs(_TableKnobs, _LightKnobs):
     edge_object: str | None
     markers: bool
     leaning: float
+    pile: float
+    hot_spot: bool
 
 
 class WildTessonKnobs(_TableKnobs, _LightKnobs):
@@ -896,6 +916,8 @@ def wild_cube_knobs(seed: int) -> WildCubeKnobs:
         "edge_object": (None, "hand", "cup")[int(rng.choice(3, p=[0.5, 0.3, 0.2]))],
         "markers": bool(rng.random() < 0.5),
         "leaning": float(rng.uniform(0.05, 0.25)) if rng.random() < 0.4 else 0.0,
+        "pile": float(rng.uniform(0.0, 0.15)) if rng.random() < 0.4 else 0.0,
+        "hot_spot": bool(rng.random() < 0.3),
     }
 
 
@@ -999,6 +1021,101 @@ def _lean(
     return out
 
 
+def _pile(
+    rng: np.random.Generator,
+    camera: Camera,
+    cubes: list[_Cube],
+    share: float,
+    lens: effects.Distortion | None,
+) -> list[_Cube]:
+    """Move ``share`` of the cubes (at least one) onto another lying flat: each rests on a
+    flat cube's top face, its centre within a fifth of a side of the lower one's, turned at
+    random (a die that landed on another). A cube that finds no free place stays where it
+    was."""
+    out = list(cubes)
+    chosen = rng.choice(len(out), size=max(1, round(share * len(out))), replace=False)
+    below: set[int] = set()
+    for b in (int(i) for i in chosen):
+        if b in below:
+            continue
+        for _ in range(40):
+            a = int(rng.integers(len(out)))
+            partner = out[a]
+            if a == b or a in below or partner.lean or partner.base:
+                continue
+            x, y = np.array([partner.x, partner.y]) + rng.uniform(-0.22, 0.22, 2) * SIZE
+            cube = replace(
+                out[b], x=float(x), y=float(y), angle=float(rng.uniform(0, 90)), base=SIZE
+            )
+            seen = camera.project(cube.corners3d())
+            seen = lens.apply(seen) if lens is not None else seen
+            inside = (seen.min(axis=0) >= 6).all() and (
+                seen.max(axis=0) <= (camera.width - 6, camera.height - 6)
+            ).all()
+            if not inside or any(
+                _overlap(cube.square(), other.footprint())
+                for j, other in enumerate(out)
+                if j not in (a, b)
+            ):
+                continue
+            out[b] = cube
+            below.add(a)
+            break
+    return out
+
+
+def _covered_by_piles(camera: Camera, cube: _Cube, cubes: list[_Cube]) -> float:
+    """The share of ``cube``'s top face, as seen, hidden by the cubes lying on top of others."""
+    top = camera.project(cube.corners3d()[4:]).astype(np.float32)
+    area = cv2.contourArea(top)
+    covered = 0.0
+    for other in cubes:
+        if other.base <= cube.base or other is cube:
+            continue
+        hull = cv2.convexHull(camera.project(other.corners3d()).astype(np.float32))
+        overlap, _ = cv2.intersectConvexConvex(top, hull.reshape(-1, 2))
+        covered += overlap
+    return min(1.0, covered / area) if area > 0 else 1.0
+
+
+@dataclass(frozen=True)
+class _HotSpot:
+    """A lamp's hot spot: its mirror image on the table (``glare``, under the dice), clipping
+    white at its heart, and the pool of brighter light round it (``pool``, over everything)."""
+
+    x: float
+    y: float
+    radius: float  # px of the canvas
+    peak: float
+    gain: float
+    tint: tuple[float, float, float]
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator, camera: Camera, cubes: list[_Cube]) -> _HotSpot:
+        near = cubes[int(rng.integers(len(cubes)))] if cubes else None
+        at = rng.normal(0, 1.5 * SIZE, 2) + ((near.x, near.y) if near else (0.0, 0.0))
+        x, y = camera.project(np.array([[at[0], at[1], 0.0]]))[0] * SUPERSAMPLE
+        px = camera.focal / camera.distance * SUPERSAMPLE
+        warm = float(rng.uniform(0, 0.35))
+        return cls(
+            float(x), float(y), float(rng.uniform(0.6, 2.0) * SIZE * px),
+            float(rng.uniform(150, 450)), float(rng.uniform(0.2, 0.6)),
+            (1 - warm, 1 - warm / 3, 1.0),
+        )  # fmt: skip
+
+    def _falloff(self, shape: tuple[int, ...], radius: float) -> FloatImage:
+        yy, xx = np.ogrid[0 : shape[0], 0 : shape[1]]
+        r2 = ((xx - self.x) ** 2 + (yy - self.y) ** 2).astype(np.float32)
+        return f32(np.exp(-r2 / (2 * radius * radius)))
+
+    def glare(self, canvas: FloatImage) -> None:
+        glow = self._falloff(canvas.shape, self.radius) * self.peak
+        canvas += glow[..., None] * np.array(self.tint, np.float32)
+
+    def pool(self, canvas: FloatImage) -> None:
+        canvas *= (1 + self.gain * self._falloff(canvas.shape, 3 * self.radius))[..., None]
+
+
 def _paint_cubes(
     seed: int,
     canvas: FloatImage,
@@ -1023,12 +1140,12 @@ def _paint_cubes(
 
     def farness(cube: _Cube) -> float:
         middle = np.array([cube.x, cube.y, SIZE / 2])
-        if cube.lean:
+        if cube.lean or cube.base:
             middle = cube.corners3d().mean(axis=0)
         return -float(np.linalg.norm(middle - eye))
 
     for cube in sorted(cubes, key=farness):
-        if cube.lean:
+        if cube.lean or cube.base:
             black = cube.color == "black"
             corners = cube.corners3d()
             effects.paint_box(
@@ -1049,17 +1166,18 @@ def _cube_truth(
     papers: Sequence[effects.Paper],
     card: effects.CheckCard | None = None,
 ) -> Scene:
-    """The scene: each die's top face as seen, but a die more than half hidden by the hand or
-    the cup is left out (a reader cannot be asked for it) and one partly hidden is listed."""
+    """The scene: each die's top face as seen, but a die more than half hidden by the hand, the
+    cup or a die lying on it is left out (a reader cannot be asked for it) and one partly
+    hidden is listed."""
     dice: list[DieReading] = []
     leaning: list[int] = []
     partly: list[int] = []
     shape = (camera.height * SUPERSAMPLE, camera.width * SUPERSAMPLE)
     for cube in cubes:
-        hidden = 0.0
+        hidden = _covered_by_piles(camera, cube, cubes)
         if occluder is not None:
             top = camera.project(cube.corners3d()[4:])
-            hidden = occluder.covers(top, SUPERSAMPLE, shape)
+            hidden += occluder.covers(top, SUPERSAMPLE, shape)
         if hidden > 0.5:
             continue
         if hidden > 0.02:
