@@ -25,8 +25,9 @@ reader (``vision.tesson_net.read_tessons_net``) the same way, the companion's de
 
 A reading matches the nearest true die within half its size (a tesson within 0.6 of a plain
 card's size, or of the printed card's short side); a die less than half visible (under a hand,
-a cup, another die) is left out of the truth, and a reading of it is not counted either way.
-Printed: recall, precision, colour / hole / side / seat over the matched, flagged share and
+a cup, another die) is left out of the truth, and a reading of it (a reading whose nearest die
+within reach is that one) is not counted either way: a die lying on a hidden one is scored as
+itself. Printed: recall, precision, colour / hole / side / seat over the matched, flagged share and
 silent errors (wrong and not flagged), for all scenes and then per condition (``--by``).
 """
 
@@ -108,15 +109,27 @@ def _match(truth: list[Any], read: list[Any], radius: Callable[[Any], float]) ->
     return out
 
 
+def of_hidden(
+    reading: Any, hidden: list[Any], shown: list[Any], radius: Callable[[Any], float]
+) -> bool:
+    """Whether the nearest true item within ``radius`` of ``reading`` is a hidden one: a
+    reading of it counts neither way (a die lying on a hidden one is scored as itself)."""
+    near = [
+        (math.hypot(reading.x - t.x, reading.y - t.y), is_hidden)
+        for items, is_hidden in ((hidden, True), (shown, False))
+        for t in items
+        if math.hypot(reading.x - t.x, reading.y - t.y) <= radius(t)
+    ]
+    return bool(near) and min(near)[1]
+
+
 def score(
     scene: Rendered, truth: list[Any], found: list[Any], radius: Callable[[Any], float]
 ) -> list[Outcome]:
     base = conditions_of(scene)
     hidden = [t for t in truth if getattr(t, "visible", 1.0) < 0.5]
     shown = [t for t in truth if getattr(t, "visible", 1.0) >= 0.5]
-    found = [
-        r for r in found if not any(math.hypot(r.x - t.x, r.y - t.y) <= radius(t) for t in hidden)
-    ]
+    found = [r for r in found if not of_hidden(r, hidden, shown, radius)]
     pairs = _match(shown, found, radius)
     out = []
     for i, t in enumerate(shown):

@@ -1,0 +1,41 @@
+"""How the render benchmark scores a reading near a hidden die (issue 22); the trainer's
+held-out figures use the same rule.
+
+A die more than half hidden (under a hand, a cup, or another die) is left out of the truth, and
+a reading of it counts neither way. A die lying on top of another hides the one below it, and
+their centres are close: the reading of the die on top must be scored as that die, not thrown
+away with the hidden one."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools" / "render"))
+
+from vision_renders import of_hidden  # type: ignore[import-not-found]  # noqa: E402
+
+from vision.readings import DieReading  # noqa: E402
+
+
+def die(x: float, y: float, size: float = 30.0) -> DieReading:
+    return DieReading(x, y, size, 0.0, 1.0, color="red", hole=False)
+
+
+def half(d: DieReading) -> float:
+    return d.size / 2
+
+
+def test_a_reading_of_the_die_on_top_of_a_pile_is_not_taken_for_the_hidden_one() -> None:
+    on_top, below = die(100, 100), die(106, 104)
+    reading = die(101, 100)
+    assert not of_hidden(reading, [below], [on_top], half)
+
+
+def test_a_reading_of_a_hidden_die_counts_neither_way() -> None:
+    on_top, below = die(100, 100), die(112, 100)
+    assert of_hidden(die(111, 100), [below], [on_top], half)
+    assert of_hidden(die(200, 100), [die(205, 100)], [], half), "under a hand, nothing near"
+    assert not of_hidden(die(300, 100), [below], [on_top], half), "far from both: a reading"
