@@ -88,7 +88,7 @@ class ThrowDesk:
     def _give(self, picture: Any) -> ThrowDice:
         running = self.table.running
         known = {} if running is None else thrown_counts(running.state)
-        action = ThrowDice(tuple(_die(r) for r in doubt_counts(picture.dice, **known)))
+        action = ThrowDice(tuple(as_die(r) for r in doubt_counts(picture.dice, **known)))
         self.table.submit(action)
         with self._lock:
             self._jpeg = picture.jpeg
@@ -195,7 +195,8 @@ def expected_colors(state: Any, rng: random.Random) -> list[Color]:
     return colors[:total]
 
 
-def _die(reading: Any) -> Die:
+def as_die(reading: Any) -> Die:
+    """The referee's die for a camera's reading (a ``vision.readings.DieReading``)."""
     return Die(
         x=round(float(reading.x), 2),
         y=round(float(reading.y), 2),

@@ -7,13 +7,12 @@ corner of the picture, and "clockwise" is clockwise as seen on the screen.
 from __future__ import annotations
 
 import dataclasses
-import math
-from functools import cache
 from itertools import combinations, permutations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oraklos_referee import reference, signed_area
 
 from companion.games.oraklos.deck import WISH_CARDS, canonical
 from companion.games.oraklos.dice import Color, Die
@@ -377,115 +376,6 @@ def test_check_agrees_with_the_list_of_predictions() -> None:
 
 
 # -- the same answers as an obviously correct, slow referee ---------------------------------------
-
-TOUCH = 1e-9  # as in geometry.EPSILON: a footprint grown by a billionth of its size
-
-
-def signed_area(points: list[tuple[float, float]]) -> float:
-    """Positive when the polygon runs clockwise on screen (y down)."""
-    return sum(
-        x1 * y2 - x2 * y1
-        for (x1, y1), (x2, y2) in zip(points, points[1:] + points[:1], strict=True)
-    )
-
-
-def orient(a: tuple[float, float], b: tuple[float, float], c: tuple[float, float]) -> float:
-    return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
-
-
-def within(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> bool:
-    return min(p[0], q[0]) <= r[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= r[1] <= max(p[1], q[1])
-
-
-def segments_meet(
-    p1: tuple[float, float],
-    p2: tuple[float, float],
-    q1: tuple[float, float],
-    q2: tuple[float, float],
-) -> bool:
-    d1, d2, d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2), orient(q1, q2, p1), orient(q1, q2, p2)
-    if d1 * d2 < 0 and d3 * d4 < 0:
-        return True
-    return (
-        (d1 == 0 and within(p1, p2, q1))
-        or (d2 == 0 and within(p1, p2, q2))
-        or (d3 == 0 and within(q1, q2, p1))
-        or (d4 == 0 and within(q1, q2, p2))
-    )
-
-
-def distance_to_segment(
-    p: tuple[float, float], a: tuple[float, float], b: tuple[float, float]
-) -> float:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
-    t = max(0.0, min(1.0, t))
-    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
-
-
-def in_footprint(d: Die, p: tuple[float, float]) -> bool:
-    c, s = math.cos(math.radians(d.angle)), math.sin(math.radians(d.angle))
-    u = (p[0] - d.x) * c + (p[1] - d.y) * s
-    v = (p[1] - d.y) * c - (p[0] - d.x) * s
-    return abs(u) <= d.size / 2 and abs(v) <= d.size / 2
-
-
-def line_touches(p: tuple[float, float], q: tuple[float, float], d: Die) -> bool:
-    """The segment meets the footprint, or passes within the tolerance of it."""
-    corners = d.corners()
-    sides = [(corners[i], corners[(i + 1) % 4]) for i in range(4)]
-    if in_footprint(d, p) or in_footprint(d, q) or any(segments_meet(p, q, a, b) for a, b in sides):
-        return True
-    gap = min(
-        [distance_to_segment(c, p, q) for c in corners]
-        + [distance_to_segment(e, a, b) for e in (p, q) for a, b in sides]
-    )
-    return gap <= TOUCH * d.size
-
-
-def strictly_inside(polygon: list[tuple[float, float]], p: tuple[float, float]) -> bool:
-    """Winding number: the angles seen from p add up to a full turn."""
-    total = 0.0
-    for a, b in zip(polygon, polygon[1:] + polygon[:1], strict=True):
-        dot = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1])
-        total += math.atan2(orient(p, a, b), dot)
-    return abs(total) > math.pi
-
-
-def reference(dice: list[Die], holes_allowed: bool) -> list[Prediction]:
-    """Every 4-subset, every order round it, every rule checked the plain way."""
-    centre = [(d.x, d.y) for d in dice]
-
-    @cache
-    def touches(i: int, j: int, k: int) -> bool:
-        return line_touches(centre[i], centre[j], dice[k])
-
-    def true(order: tuple[int, ...]) -> bool:
-        sides = list(zip(order, order[1:] + order[:1], strict=True))
-        pts = [centre[i] for i in order]
-        return (
-            (holes_allowed or not any(dice[i].hole for i in order))
-            and not any(
-                touches(i, j, k) for i, j in sides for k in range(len(dice)) if k not in (i, j)
-            )
-            and not segments_meet(pts[0], pts[1], pts[2], pts[3])
-            and not segments_meet(pts[1], pts[2], pts[3], pts[0])
-            and not any(touches(order[m - 1], order[(m + 1) % 4], order[m]) for m in range(4))
-            and not any(strictly_inside(pts, centre[k]) for k in range(len(dice)) if k not in order)
-        )
-
-    found = set()
-    for chosen in combinations(range(len(dice)), 4):
-        for rest in permutations(chosen[1:]):
-            order = (chosen[0], *rest)
-            if true(order):
-                if signed_area([centre[i] for i in order]) < 0:
-                    order = (order[0], order[3], order[2], order[1])
-                letters = "".join(dice[i].color.letter for i in order)
-                found.add(Prediction(order, canonical(letters)))
-    return sorted(found, key=lambda p: p.dice)
-
 
 dice_strategy = st.builds(
     Die,

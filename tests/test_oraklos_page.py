@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import pytest
 from browser import assert_not_reloaded, new_game_form, open_page, text, wait
+from oraklos_referee import reference_claim
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -25,7 +26,7 @@ from selenium.webdriver.support.ui import Select
 from serving import Server, start_server
 
 from companion.games.oraklos.dice import Die
-from companion.games.oraklos.predictions import check, find
+from companion.games.oraklos.predictions import find
 
 pytestmark = pytest.mark.slow
 
@@ -100,9 +101,10 @@ def a_claim(view: dict[str, Any]) -> tuple[int, str, list[int]]:
 
 
 def points_for(view: dict[str, Any], card: str, four: list[int], marker: int) -> int:
+    """What the claim should score, judged by the brute-force referee, not the engine."""
     dice = [die_of(d) for d in view["table"]]
-    verdict = check(dice, four, card, either_direction=view["options"]["either_direction"])
-    return marker if verdict.valid else -marker
+    valid = reference_claim(dice, four, card, view["options"]["either_direction"])
+    return marker if valid else -marker
 
 
 def read_the_throw(driver: WebDriver, server: Server) -> dict[str, Any]:

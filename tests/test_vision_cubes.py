@@ -11,9 +11,10 @@ import pytest
 
 from companion.games.oraklos.dice import Color, Die
 from companion.games.oraklos.predictions import predictions
+from desks.throws import as_die
 from vision import synthetic
 from vision.cubes import annotate_cubes, read_cubes
-from vision.readings import DieReading, UnreadableFrame
+from vision.readings import UnreadableFrame
 from vision.synthetic import cube_scene
 
 
@@ -149,13 +150,9 @@ def test_an_unreadable_input_raises_unreadable_frame(frame):
         read_cubes(frame)
 
 
-def _die(r: DieReading) -> Die:
-    return Die(r.x, r.y, r.size, Color(r.color), r.hole, r.angle)
-
-
 def test_readings_convert_directly_to_the_referees_dice():
     scene = cube_scene(71, count=8)
-    dice = [_die(r) for r in read_cubes(scene.image)]
+    dice = [as_die(r) for r in read_cubes(scene.image)]
     assert len(dice) == 8 and all(isinstance(d.color, Color) for d in dice)
 
 
@@ -168,11 +165,11 @@ def test_the_referee_sees_the_same_predictions_on_read_dice_as_on_the_truth():
     seeds = range(100, 108)
     for seed in seeds:
         scene = cube_scene(seed, count=12, noise=1.0)
-        truth = [_die(t) for t in scene.dice]
+        truth = [as_die(t) for t in scene.dice]
         pairs = _match(scene.dice, read_cubes(scene.image))
         assert len(pairs) == len(truth)
         expected = predictions(truth)
-        got = predictions([_die(r) for _, r in pairs])
+        got = predictions([as_die(r) for _, r in pairs])
         steady = all(
             predictions([Die(d.x, d.y, d.size + grow, d.color, d.hole, d.angle) for d in truth])
             == expected
