@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args_list = sys.argv[1:] if argv is None else argv
     if args_list[:1] == ["oraklos"]:
-        from companion.games.oraklos.cli import add_parser
+        from appliance.oraklos import add_parser
 
         add_parser(sub)
     else:  # importing the games loads every engine: not worth it for other commands
@@ -325,7 +325,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _oraklos(args: argparse.Namespace) -> int:
-    from companion.games.oraklos.cli import run
+    from appliance.oraklos import run
 
     return run(args)
 

@@ -15,8 +15,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("companion", "desks", "appliance", "vision", "web", "voice", "hardware")
 ADAPTERS = ("vision", "web", "voice", "hardware")
-# The `companion oraklos` command, beside the engine it drives: it belongs in appliance/.
-NOT_CORE = {"companion.games.oraklos.cli"}
 ENGINE_MAY_USE = {
     "companion.game",
     "companion.chance",
@@ -95,9 +93,7 @@ def test_no_module_imports_itself_back_through_others() -> None:
     assert list(cycles()) == []
 
 
-@pytest.mark.parametrize(
-    "module", sorted(m for m in MODULES if in_package(m, "companion") and m not in NOT_CORE)
-)
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if in_package(m, "companion")))
 def test_the_core_imports_no_adapter_desk_or_appliance(module: str) -> None:
     above = ("desks", "appliance", *ADAPTERS)
     assert {m for m in GRAPH[module] if any(in_package(m, p) for p in above)} == set()
@@ -115,9 +111,7 @@ def test_nothing_but_the_appliance_imports_the_appliance(package: str) -> None:
     assert users == set()
 
 
-@pytest.mark.parametrize(
-    "module", sorted(m for m in MODULES if in_package(m, "companion.games") and m not in NOT_CORE)
-)
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if in_package(m, "companion.games")))
 def test_an_engine_uses_only_the_games_and_the_core_it_needs(module: str) -> None:
     outside = {m for m in GRAPH[module] if not in_package(m, "companion.games")}
     assert outside <= ENGINE_MAY_USE
