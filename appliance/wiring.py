@@ -13,6 +13,7 @@ from companion.config import Config
 from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration.catalog import LANGUAGES, Catalog
+from companion.timers import REAL_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 
@@ -138,9 +139,16 @@ def lines_to_warm(first: str) -> list[tuple[str, str]]:
 UNSPOKEN = frozenset({"ui", "errors", "rules", "colors", "games"})  # words, not lines
 
 
-def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda: None) -> Companion:
+def build(
+    config: Config,
+    speech: Any = None,
+    stop: Callable[[], None] = lambda: None,
+    clock: Clock = REAL_CLOCK,
+) -> Companion:
     """Assemble everything. ``speech`` overrides the configured engine (tests pass one);
-    ``stop`` ends the server once a shutdown has been asked for and said."""
+    ``stop`` ends the server once a shutdown has been asked for and said; ``clock`` is the time
+    of the table (the hourglass, Ostrakon's contest window) and of the buttons (debounce, long
+    presses, the power button's hold): tests pass one they move by hand."""
     from companion.power import Shutdown
     from hardware.button_box import ButtonBox, PowerButton, make_pin_factory
     from hardware.virtual_panel import VirtualPanel
@@ -178,6 +186,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         seats=config.seats,
         seat_names=config.seat_names,
         pauses=config.pauses,
+        clock=clock,
     )
     voice_trouble.attach(table)
     narrator.warm(lines_to_warm(config.language))
@@ -189,6 +198,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
         bounce=config.bounce_ms / 1000,
         pin_factory=factory,
         on_stuck=lambda seat, _button: table.button_stuck(seat),
+        clock=clock,
     )
     table.lights = buttons
     shutdown = Shutdown(table, narrator, stop, config.power.command)
@@ -199,6 +209,7 @@ def build(config: Config, speech: Any = None, stop: Callable[[], None] = lambda:
             config.power.hold_seconds,
             lambda: shutdown.request("the power button"),
             pin_factory=factory,
+            clock=clock,
         )
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)

@@ -39,7 +39,7 @@ from companion.narration import resistance as resistance_narration
 from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Interpretation, Press, ignored
 from companion.seats_online import SeatLinks, actor
-from companion.timers import Cancel, call_later, in_background
+from companion.timers import REAL_CLOCK, Cancel, Clock, in_background
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +142,7 @@ def kinds(*names: str) -> Callable[[Any, Action], bool]:
     return lambda before, action: action.kind in names
 
 
-def _resistance_rules() -> GameRules:
+def _resistance_rules(clock: Clock) -> GameRules:
     from companion.games.resistance.engine import Resistance
     from companion.games.resistance.state import EndNight, Phase
 
@@ -190,7 +190,7 @@ def _page_game_rules(
     )
 
 
-def _oraklos_rules() -> GameRules:
+def _oraklos_rules(clock: Clock) -> GameRules:
     """Oraklos is played on the page and read by the camera."""
     from companion.games.oraklos.engine import Oraklos
     from companion.narration import oraklos as oraklos_narration
@@ -206,7 +206,7 @@ def _oraklos_rules() -> GameRules:
     )
 
 
-def _eleusis_rules() -> GameRules:
+def _eleusis_rules(clock: Clock) -> GameRules:
     """Eleusis is played from the phones (each hand on its seat's page) or entered by the host."""
     from companion.games.eleusis.engine import Eleusis
     from companion.narration import eleusis as eleusis_narration
@@ -217,7 +217,7 @@ def _eleusis_rules() -> GameRules:
     )
 
 
-def _sages_rules() -> GameRules:
+def _sages_rules(clock: Clock) -> GameRules:
     """Les 7 Sages is played on the page (beside the real board, or on it alone); the companion
     may play one side, and an hourglass may time each move."""
     from companion.games.sages import opponent
@@ -250,7 +250,7 @@ def _sages_rules() -> GameRules:
     )
 
 
-def _night_rules() -> GameRules:
+def _night_rules(clock: Clock) -> GameRules:
     """Game night: the tools are used on the pages; A on any seat passes the turn timer's
     turn, which runs on the moderator's hourglass like Les 7 Sages' moves."""
     from companion.games.night.controls import interpret
@@ -280,7 +280,7 @@ def _night_rules() -> GameRules:
     )
 
 
-def _ostrakon_rules() -> GameRules:
+def _ostrakon_rules(clock: Clock) -> GameRules:
     """Ostrakon is played with the seat buttons (or real tessons read by the camera); there is
     no eyes-closed phase: the game opens with the setup and the first question."""
     from companion.games.ostrakon import controls as ostrakon_controls
@@ -288,8 +288,8 @@ def _ostrakon_rules() -> GameRules:
     from companion.narration import ostrakon as ostrakon_narration
 
     return GameRules(
-        # with a clock: a long press of A soon after the first claim contests it (controls.py)
-        interpret=ostrakon_controls.Buttons(),
+        # on the table's clock: a long press of A soon after the first claim contests it
+        interpret=ostrakon_controls.Buttons(clock.now),
         blank_input=ostrakon_controls.Naming(),
         lines=ostrakon_narration.lines,
         opening_script=None,
@@ -304,7 +304,8 @@ def _ostrakon_rules() -> GameRules:
     )
 
 
-RULES: dict[str, Callable[[], GameRules]] = {
+RULES: dict[str, Callable[[Clock], GameRules]] = {
+    # each game's rules, made with the table's clock (only Ostrakon's presses read it)
     "resistance": _resistance_rules,
     "oraklos": _oraklos_rules,
     "ostrakon": _ostrakon_rules,
@@ -433,7 +434,7 @@ class Table:
     seat_names: Sequence[str] = ()
     pauses: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_PAUSES))
     lights: Lights | None = None
-    later: Callable[[float, Callable[[], None]], Cancel] = call_later  # the hourglass's clock
+    clock: Clock = REAL_CLOCK  # the hourglass's timers, Ostrakon's contest window
     background: Callable[[Callable[[], None]], None] = in_background  # the companion thinking
     wall_clock: Callable[[], float] = time.time  # the hourglass's end, shown on the pages
 
@@ -529,7 +530,7 @@ class Table:
                 game=catalog.text(f"games.{title}"),
                 players=players,
             )
-            running = _Running(entry, game, RULES[title](), state, catalog)
+            running = _Running(entry, game, RULES[title](self.clock), state, catalog)
             self._take_over(running, started, introduce=True)
             return True
 
@@ -602,7 +603,7 @@ class Table:
             running = _Running(
                 entry,
                 game,
-                RULES[entry.title](),
+                RULES[entry.title](self.clock),
                 state,
                 catalog,
                 version=len(rows),
@@ -926,9 +927,9 @@ class Table:
         for left in HOURGLASS_WARNINGS:
             if left < timed.seconds:
                 warn = functools.partial(self._warn, still, timed.seat, left)
-                sand.cancels.append(self.later(timed.seconds - left, warn))
+                sand.cancels.append(self.clock.call_later(timed.seconds - left, warn))
         expire = functools.partial(self._act_if, still, lambda: timed.expire)
-        sand.cancels.append(self.later(timed.seconds, expire))
+        sand.cancels.append(self.clock.call_later(timed.seconds, expire))
         self._sand = sand
 
     def _stop_sand(self) -> None:

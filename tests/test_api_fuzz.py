@@ -28,7 +28,7 @@ from serving import PIN, host_client
 from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.games.titles import game_for
-from tests.timing import ManualClock
+from tests.timing import HandClock
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
 # A running game to fuzz: its title, options and number of players. Eleusis twice: the companion
@@ -103,7 +103,7 @@ class Rig:
             pauses=dict.fromkeys(("intro", "close_eyes", "cylons_open", "cylons_close"), 0.0),
         )
         self.companion: Companion = build(config, speech=Quiet())
-        self.companion.table.later = ManualClock().call_later  # no sand runs out mid-request
+        self.companion.table.clock = HandClock()  # no sand runs out mid-request
         self.client = host_client(self.companion.app, PIN)
         self.game_id: int | None = None
         self.kinds = sorted(game_for(self.title).actions)

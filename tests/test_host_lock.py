@@ -25,7 +25,7 @@ from companion.config import CameraConfig, Config
 from companion.games.night.state import StartTimer
 from companion.games.ostrakon.state import Ask, VotesLaid
 from companion.games.resistance.state import CastVote, Phase, ProposeSquad
-from tests.timing import ManualClock
+from tests.timing import HandClock
 from web.auth import Hush, LoginLimiter, Sessions, same_origin, session_secret, stored_pin
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay"]
@@ -169,7 +169,7 @@ def ostrakon_laid(companion: Companion) -> None:
 
 
 def game_night(companion: Companion) -> None:
-    companion.table.later = ManualClock().call_later  # no sand runs out during a test
+    companion.table.clock = HandClock()  # no sand runs out during a test
     companion.table.new_game("night", {"players": 3}, NAMES[:3], seed=1)
 
 

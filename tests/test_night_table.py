@@ -25,14 +25,14 @@ from companion.journal import Journal
 from companion.moderator import Table
 from companion.seat_input import Button, Press
 from hardware.button_box import ButtonBox
-from tests.timing import ManualClock
+from tests.timing import HandClock
 
 NAMES = ["Ada", "Bea", "Cyd"]
 
 
 class Rig:
     def __init__(self, path: Path, lang: str = "en") -> None:
-        self.clock = ManualClock()
+        self.clock = HandClock()
         self.voice = HeardNarrator()
         self.journal = Journal(path)
         self.table = Table(
@@ -40,8 +40,8 @@ class Rig:
             self.voice,
             default_language=lang,
             seats=len(PAIRS),
-            later=self.clock.call_later,
-            wall_clock=lambda: 5000.0 + self.clock.now,
+            clock=self.clock,
+            wall_clock=lambda: 5000.0 + self.clock.now(),
         )
 
     def start(self, **options: object) -> None:

@@ -314,7 +314,13 @@ class Rig:
         self.speech = RecordingSpeech()
         self.narrator = Narrator(lambda: self.speech, sleep=lambda seconds: None)
         self.journal = Journal(tmp_path / "j.sqlite3")
-        self.table = Table(self.journal, self.narrator, default_language=lang, seats=len(PAIRS))
+        self.table = Table(
+            self.journal,
+            self.narrator,
+            default_language=lang,
+            seats=len(PAIRS),
+            clock=self.clock,  # the box's debounce and long press, and the contest window
+        )
         self.factory = MockFactory()
         self.presses: list[Press] = []
         self.box = ButtonBox(
@@ -339,9 +345,6 @@ class Rig:
         self.table.new_game(
             "ostrakon", {"players": self.players, **options}, NAMES[: self.players], seed=11
         )
-        running = self.table.running
-        assert running is not None and isinstance(running.rules.interpret, Buttons)
-        running.rules.interpret.clock = self.clock.now  # the contest window, on the same clock
 
     def pin(self, seat: int, button: Button) -> Any:
         return self.factory.pin(PAIRS[seat][0 if button is A else 1])

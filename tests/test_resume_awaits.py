@@ -55,14 +55,10 @@ from companion.journal import Journal
 from companion.moderator import RULES, Table
 from companion.narration.catalog import Catalog, eleusis_card_words
 from companion.seat_input import Button, Press
+from tests.timing import HandClock
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve", "Fay", "Gus"]
 NBSP = "\xa0"
-
-
-def never(seconds: float, callback: Callable[[], None]) -> Callable[[], None]:
-    """The hourglass's clock, stopped: no sand runs out while a test looks."""
-    return lambda: None
 
 
 def table_at(path: Path, voice: HeardNarrator | None = None) -> Table:
@@ -70,7 +66,7 @@ def table_at(path: Path, voice: HeardNarrator | None = None) -> Table:
         Journal(path / "journal.sqlite3"),
         voice or HeardNarrator(),
         seats=8,
-        later=never,
+        clock=HandClock(),  # never moved: no sand runs out while a test looks
         background=lambda think: None,  # the companion never plays a side here
     )
 
@@ -509,7 +505,7 @@ def test_night_says_who_was_drawn_to_start(tmp_path: Path) -> None:
 def check_said(title: str, state: Any, *, pending: Any = None) -> list[str]:
     """What the game awaits in ``state``: public events, said in full in both languages (with a
     word at least while the game runs). Returns the English lines."""
-    rules = RULES[title]()
+    rules = RULES[title](HandClock())
     events: list[Event] = rules.awaiting(state, rules.blank_input if pending is None else pending)
     assert all(e.audience.kind is AudienceKind.EVERYONE for e in events), events
     english: list[str] = []

@@ -15,6 +15,7 @@ from companion.games.resistance.state import Card, CastVote, PlayMissionCard, Pr
 from companion.journal import Journal
 from companion.moderator import NARRATION_KEPT, RULES, Table
 from companion.seat_input import Button, Press
+from tests.timing import HandClock
 
 NAMES = ["Ada", "Bea", "Cyd", "Dan", "Eve"]
 RESUMED = "The game of Résistance resumes where it stopped."
@@ -228,7 +229,7 @@ def test_a_companion_killed_mid_naming_picks_up_the_thread_on_its_page(tmp_path:
 
 
 def test_the_philosophers_stepped_forward_in_ostrakon_are_kept_as_the_squad_is() -> None:
-    rules = RULES["ostrakon"]()
+    rules = RULES["ostrakon"](HandClock())
     assert rules.restore_input is not None
     naming = Naming((1, 4))
     assert rules.restore_input(json.loads(json.dumps(rules.keep_input(naming)))) == naming

@@ -43,7 +43,7 @@ from appliance.wiring import build
 from companion.config import CameraConfig, Config
 from companion.game import Action, IllegalAction
 from companion.seats_online import actor
-from tests.timing import ManualClock
+from tests.timing import HandClock
 
 NAMES = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
 DIGITAL_PLOT = {"identities": "digital", "plot": True}
@@ -117,7 +117,7 @@ class Rig:
         )
         self.companion = build(config, speech=Quiet())
         self.table = self.companion.table
-        self.table.later = ManualClock().call_later  # no sand runs out during a walk
+        self.table.clock = HandClock()  # no sand runs out during a walk
         self.app = self.companion.app
         self.host = host_client(self.app, PIN)
         self.static = sorted(p.name for p in STATIC.iterdir() if p.is_file())[0]

@@ -17,7 +17,7 @@ from companion.journal import Journal
 from companion.moderator import Table
 from companion.narration.catalog import Catalog
 from companion.narration.sages import lines
-from tests.timing import ManualClock
+from tests.timing import HandClock
 
 NAMES = ["Ada", "Bea"]
 
@@ -27,7 +27,7 @@ class Rig:
     when the test lets it (``think``)."""
 
     def __init__(self, tmp_path: Path) -> None:
-        self.clock = ManualClock()
+        self.clock = HandClock()
         self.voice = HeardNarrator()
         self.journal = Journal(tmp_path / "journal.sqlite3")
         self.waiting: list[Callable[[], None]] = []
@@ -35,9 +35,9 @@ class Rig:
             self.journal,
             self.voice,
             seats=2,
-            later=self.clock.call_later,
+            clock=self.clock,
             background=self.waiting.append,
-            wall_clock=lambda: 1000.0 + self.clock.now,
+            wall_clock=lambda: 1000.0 + self.clock.now(),
         )
 
     def start(self, **options: object) -> None:

@@ -8,7 +8,6 @@ power button's hold time runs on a clock moved by hand.
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 import sys
@@ -27,7 +26,6 @@ from appliance.wiring import Companion, build
 from companion.config import Config, PowerConfig
 from companion.game import IllegalAction
 from companion.games.resistance.state import CastVote, ProposeSquad
-from hardware import button_box
 from tests.timing import HandClock
 from voice.speech import ConsoleSpeech
 
@@ -51,8 +49,8 @@ def power_off_command(tmp_path: Path, journal: Path) -> tuple[tuple[str, ...], P
 
 
 class Built:
-    """An in-process companion on MockFactory pins, with a power button on a clock moved by hand
-    (``appliance.wiring.build``'s own PowerButton, given that clock), and a recorded voice."""
+    """An in-process companion on MockFactory pins, on a clock moved by hand (its power button's
+    hold among them: ``appliance.wiring.build(clock=...)``), and a recorded voice."""
 
     def __init__(self, tmp_path: Path, command: tuple[str, ...] = ()) -> None:
         self.stopped = threading.Event()
@@ -67,12 +65,9 @@ class Built:
             pauses={"intro": 0, "close_eyes": 0, "cylons_open": 0, "cylons_close": 0},
             power=PowerConfig(button=POWER_PIN, hold_seconds=HOLD, command=command),
         )
-        with pytest.MonkeyPatch.context() as patch:
-            power_button = functools.partial(button_box.PowerButton, clock=self.clock)
-            patch.setattr(button_box, "PowerButton", power_button)
-            self.companion: Companion = build(
-                self.config, speech=ConsoleSpeech(self.spoken), stop=self.stopped.set
-            )
+        self.companion: Companion = build(
+            self.config, speech=ConsoleSpeech(self.spoken), stop=self.stopped.set, clock=self.clock
+        )
 
     @property
     def power_pin(self):  # gpiozero's MockPin under the power button

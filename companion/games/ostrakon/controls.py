@@ -42,7 +42,6 @@ on an Oracle day gives none either.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -106,9 +105,7 @@ class Buttons:
     under the table's lock, one press at a time; nothing here is journalled (a restart forgets a
     claim made a second ago, and the next long press is a claim alone)."""
 
-    def __init__(
-        self, clock: Callable[[], float] = time.monotonic, window: float = TOGETHER
-    ) -> None:
+    def __init__(self, clock: Callable[[], float], window: float = TOGETHER) -> None:
         self.clock = clock
         self.window = window
         self.first: FirstClaim | None = None
