@@ -22,6 +22,7 @@ from test_oraklos_games import play_game
 from test_oraklos_rules import in_a_line
 
 from companion.game import Action, AudienceKind, Event, IllegalAction
+from companion.game_rules import RULES
 from companion.games.eleusis.cards import Card
 from companion.games.eleusis.engine import Eleusis
 from companion.games.eleusis.rule_library import by_id
@@ -52,7 +53,7 @@ from companion.games.sages.engine import Sages
 from companion.games.sages.state import MoveSage, Place
 from companion.games.sand import PauseHourglass
 from companion.journal import Journal
-from companion.moderator import RULES, Table
+from companion.moderator import Table
 from companion.narration.catalog import Catalog, eleusis_card_words
 from companion.seat_input import Button, Press
 from tests.timing import HandClock

@@ -10,10 +10,11 @@ import pytest
 from heard import HeardNarrator, all_said
 from serving import start_server
 
+from companion.game_rules import RULES
 from companion.games.ostrakon.controls import Naming
 from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad
 from companion.journal import Journal
-from companion.moderator import NARRATION_KEPT, RULES, Table
+from companion.moderator import NARRATION_KEPT, Table
 from companion.seat_input import Button, Press
 from tests.timing import HandClock
 
