@@ -108,14 +108,23 @@ def font_px(driver: WebDriver, element_id: str) -> float:
 
 
 def type_score(driver: WebDriver, round_: int, seat: int, points: str) -> None:
-    """The host types in a cell of the pad and presses Enter (an empty ``points`` rubs it out)."""
+    """The host types in a cell of the pad and presses Enter (an empty ``points`` rubs it out),
+    then waits for the page to show the change (the pad is drawn anew: a cell found before that
+    would be gone)."""
     cell = f"gn-cell-{round_}-{seat}"
     wait(driver, lambda d: d.find_element(By.ID, cell).is_displayed(), cell)
-    box = driver.find_element(By.ID, cell)
-    box.click()
-    box.send_keys(Keys.CONTROL, "a")
-    box.send_keys(Keys.DELETE)
-    box.send_keys(points + Keys.ENTER)
+    before = revision(driver)
+
+    def typed(d: WebDriver) -> bool:  # a pad drawn anew meanwhile (a line said): type again
+        box = d.find_element(By.ID, cell)
+        box.click()
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(Keys.DELETE)
+        box.send_keys(points + Keys.ENTER)
+        return True
+
+    wait(driver, typed, f"{cell} typed in")
+    wait(driver, lambda d: revision(d) > before, f"the page to show {cell} written")
 
 
 def left_on(countdown: Any) -> int:
