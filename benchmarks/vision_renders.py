@@ -270,8 +270,8 @@ def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bo
 def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
     """The ``count`` cube scenes whose dice are most often missed or misread, read as the
     companion reads them (white paper, the learned reader with its candidates and what the cup
-    held), with the truth drawn over: a green
-    ring round each true die found and right, a magenta one round each missed or misread."""
+    held), with the truth drawn over: a green ring round each true die found and right, a
+    magenta one round each missed or misread."""
     import cv2
 
     from vision.cubes import annotate_cubes
