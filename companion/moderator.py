@@ -29,20 +29,20 @@ from companion.game import (
     MalformedAction,
     action_from_json,
 )
-from companion.game_rules import RULES, GameRules, Timed
+from companion.game_rules import RULES, GameRules
 from companion.games.sand import PauseHourglass, ResumeHourglass
 from companion.games.titles import game_for
+from companion.hourglass import Hourglass
 from companion.journal import GameEntry, Journal, JournalError, Thread, standing
 from companion.narration import Catalog
 from companion.narration.script import Cue, Line, Pause
 from companion.seat_input import Press
 from companion.seats_online import SeatLinks, actor
-from companion.timers import REAL_CLOCK, Cancel, Clock, in_background
+from companion.timers import REAL_CLOCK, Clock, in_background
 
 log = logging.getLogger(__name__)
 
 NARRATION_KEPT = 12
-HOURGLASS_WARNINGS = (30, 10)  # seconds left when the voice warns the player to move
 REQUESTS_KEPT = 64  # the host page's last start requests remembered (one game per click)
 UNDO_KEPT = 32  # the last actions the host may take back one after the other
 # options a rematch cannot take over: a secret chosen by hand that the end revealed (an Eleusis
@@ -70,20 +70,6 @@ class Hushable(Protocol):
 
 class Lights(Protocol):
     def set_led(self, seat: int, lit: bool) -> None: ...
-
-
-@dataclass
-class _Sand:
-    """The countdown running now: its game, what it awaits, when it ends (wall clock), and how
-    to stop its timers."""
-
-    game_id: int
-    timed: Timed
-    ends_at: float
-    cancels: list[Cancel]
-
-    def view(self) -> JSON:
-        return {"seat": self.timed.seat, "seconds": self.timed.seconds, "ends_at": self.ends_at}
 
 
 class NoGame(RuntimeError):
@@ -221,7 +207,9 @@ class Table:
         self._private_listeners: list[Callable[[], None]] = []
         self._published: JSON | None = None  # the last snapshot published, less its revision
         self._notes: dict[int, str] = {}  # a refusal for one seat's own page alone
-        self._sand: _Sand | None = None
+        self._hourglass = Hourglass(
+            lambda: self.clock, lambda: self.wall_clock(), self._warn, self._expire
+        )
         self._stopped = False
         self._kept: tuple[int, Thread] | None = None  # the thread last journalled, and its game
         self.seat_links = SeatLinks(self.journal)
@@ -573,7 +561,7 @@ class Table:
         the same state."""
         with self._lock:
             self._stopped = True
-            self._stop_sand()
+            self._hourglass.stop()
 
     def _refuse_if_stopped(self) -> None:
         if self._stopped:
@@ -672,52 +660,21 @@ class Table:
             running.state
         )
         timed = running.rules.timed_move(running.state) if live else None
-        sand = self._sand
-        runs_on = (
-            sand is not None
-            and timed is not None
-            and timed.key is not None
-            and (sand.game_id, sand.timed) == (running.entry.id, timed)
-        )
-        if not runs_on:
-            self._stop_sand()
-            if timed is not None:
-                self._start_sand(running.entry.id, timed)
+        self._hourglass.follow(running.entry.id, timed)
         think = running.rules.companion_move
         if live and think is not None:
             still = functools.partial(self._unchanged, running.entry.id, running.version)
             state = running.state
             self.background(functools.partial(self._act_if, still, lambda: think(state)))
 
-    def _start_sand(self, game_id: int, timed: Timed) -> None:
-        sand = _Sand(game_id, timed, self.wall_clock() + timed.seconds, [])
-
-        def still() -> bool:
-            return self._sand is sand
-
-        for left in HOURGLASS_WARNINGS:
-            if left < timed.seconds:
-                warn = functools.partial(self._warn, still, timed.seat, left)
-                sand.cancels.append(self.clock.call_later(timed.seconds - left, warn))
-        expire = functools.partial(self._act_if, still, lambda: timed.expire)
-        sand.cancels.append(self.clock.call_later(timed.seconds, expire))
-        self._sand = sand
-
-    def _stop_sand(self) -> None:
-        if self._sand is not None:
-            for cancel in self._sand.cancels:
-                cancel()
-        self._sand = None
-
     def pause_hourglass(self) -> list[Event]:
         """Stop the running countdown, journalling the seconds left (the host's pause; see
         ``companion.games.sand``). Raises IllegalAction when no countdown runs."""
         with self._lock:
             self._require()
-            sand = self._sand
-            if sand is None:
+            left = self._hourglass.left()
+            if left is None:
                 raise IllegalAction("no_hourglass_running")
-            left = min(sand.timed.seconds, max(0.1, sand.ends_at - self.wall_clock()))
             return self.submit(PauseHourglass(round(left, 1)))
 
     def resume_hourglass(self) -> list[Event]:
@@ -735,6 +692,10 @@ class Table:
                 return
             self._speak([running.catalog.text("general.hourglass_left", seat=seat, seconds=left)])
             self._publish()
+
+    def _expire(self, still: Callable[[], bool], action: Action) -> None:
+        """The sand ran out: send the move it awaited, if that countdown still runs."""
+        self._act_if(still, lambda: action)
 
     def _act_if(self, still: Callable[[], bool], decide: Callable[[], Action | None]) -> None:
         """Submit what ``decide`` returns (computed off the lock), if the table has not moved."""
@@ -799,7 +760,7 @@ class Table:
                 self._narration,
                 self._message,
                 picture=self._picture,
-                hourglass=None if self._sand is None else self._sand.view(),
+                hourglass=self._hourglass.view(),
                 camera_lost=self._camera_lost,
                 phones=self.seat_links.phones(),
                 undo=undo_view(running),

@@ -191,13 +191,14 @@ def test_a_throw_appears_on_the_public_page_with_each_die_outlined_where_it_lies
     count = len(last["dice"])
     wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, DIE)) == count, "the outlines")
     wait(driver, lambda d: text(d, "gn-total") == str(last["total"]), "the total")
+    # measured once the picture has loaded: the page's layout may move until then
+    wait(driver, lambda d: outlines(d)["loaded"] == picture["width"], "the picture to load")
     drawn = outlines(driver)
     scale = picture["scale"]  # the overlay's units are the picture's pixels
     frame, view = drawn["frame"], drawn["view"]
     assert drawn["shown"] and drawn["src"] == picture["url"]
     assert (view["x"], view["y"], view["width"]) == (0, 0, picture["width"])
     assert view["height"] == picture["height"]
-    wait(driver, lambda d: outlines(d)["loaded"] == picture["width"], "the picture to load")
     for shown in drawn["dice"]:
         die = last["dice"][shown["index"]]
         x = frame["left"] + (die["x"] * scale - view["x"]) / view["width"] * frame["width"]
