@@ -70,14 +70,19 @@ def tap_and_play(phone: WebDriver, picks: list[int]) -> list[str]:
 
 
 def column(driver: WebDriver, position: int) -> Any:
-    """The main line's card at ``position`` (1 for the starter) and the series below it."""
-    col = driver.find_element(By.CSS_SELECTOR, f'#el-line .el-col[data-position="{position}"]')
-    main = col.find_element(By.CSS_SELECTOR, ".el-main").get_attribute("data-card")
-    below = [
-        [str(c.get_attribute("data-card")) for c in group.find_elements(By.CSS_SELECTOR, ".pc")]
-        for group in col.find_elements(By.CSS_SELECTOR, ".el-below .el-fan")
-    ]
-    return main, below
+    """The main line's card at ``position`` (1 for the starter) and the series below it, read
+    again if the live page draws the line anew meanwhile."""
+
+    def read(d: WebDriver) -> tuple[str | None, list[list[str]]]:
+        col = d.find_element(By.CSS_SELECTOR, f'#el-line .el-col[data-position="{position}"]')
+        main = col.find_element(By.CSS_SELECTOR, ".el-main").get_attribute("data-card")
+        below = [
+            [str(c.get_attribute("data-card")) for c in fan.find_elements(By.CSS_SELECTOR, ".pc")]
+            for fan in col.find_elements(By.CSS_SELECTOR, ".el-below .el-fan")
+        ]
+        return main, below
+
+    return wait(driver, read, f"the line's column {position}")
 
 
 def main_line(driver: WebDriver) -> list[str]:
