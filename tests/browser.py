@@ -109,6 +109,12 @@ def log_in(driver: WebDriver, server: Server, pin: str | None = None) -> None:
 
 
 def text(driver: WebDriver, element_id: str) -> str:
+    """The element's text as shown, read again if the live page drew it anew meanwhile."""
+    for _ in range(4):
+        try:
+            return str(driver.find_element(By.ID, element_id).text)
+        except StaleElementReferenceException:
+            continue
     return str(driver.find_element(By.ID, element_id).text)
 
 
