@@ -916,6 +916,14 @@ class Table:
     def running(self) -> _Running | None:
         return self._running
 
+    def playing(self, title: str, refusal: str) -> _Running:
+        """The running game, if it is ``title`` (what a camera desk reads for): ``NoGame`` when
+        none runs, ``IllegalAction(refusal)`` when another game does."""
+        running = self._require()
+        if running.entry.title != title:
+            raise IllegalAction(refusal, game=running.entry.title)
+        return running
+
     def export(self) -> list[str]:
         from companion.record import export_lines
 

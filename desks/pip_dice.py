@@ -77,11 +77,7 @@ class DiceDesk:
         """Read the dice on the table now and give them to the table. Raises ``NoGame``,
         ``IllegalAction`` (not game night, or no die moved), ``CameraUnavailable`` or
         ``UnreadableFrame``; in every such case nothing changed."""
-        running = self.table.running
-        if running is None:
-            raise NoGame("no game is running: start one on the host page")
-        if running.entry.title != "night":
-            raise IllegalAction("no_throw_in_this_game", game=running.entry.title)
+        self.table.playing("night", "no_throw_in_this_game")
         if self.camera is None:
             from vision.sources import CameraUnavailable
 

@@ -36,7 +36,7 @@ import numpy as np
 from companion.game import Action, IllegalAction
 from companion.games.ostrakon.path import DayRule
 from companion.games.ostrakon.state import Flip, OstrakonState, Phase, Revealed, Tesson
-from companion.moderator import NoGame, Table
+from companion.moderator import Table
 
 log = logging.getLogger(__name__)
 
@@ -112,12 +112,7 @@ class TessonDesk:
         return action
 
     def _state(self) -> OstrakonState:
-        running = self.table.running
-        if running is None:
-            raise NoGame("no game is running: start one on the host page")
-        if running.entry.title != "ostrakon":
-            raise IllegalAction("no_tessons_in_this_game", game=running.entry.title)
-        state = running.state
+        state = self.table.playing("ostrakon", "no_tessons_in_this_game").state
         assert isinstance(state, OstrakonState)
         if not state.options.camera:
             raise IllegalAction("votes_by_buttons")

@@ -78,7 +78,7 @@ class ThrowDesk:
         that replaces it before the first claim is judged). Raises ``NoGame``,
         ``IllegalAction`` (not a time to throw), ``vision.sources.CameraUnavailable`` or
         ``vision.readings.UnreadableFrame``; in every such case nothing changed."""
-        self._check_game()
+        self.table.playing("oraklos", "no_throw_in_this_game")
         if self.camera is None:
             from vision.sources import CameraUnavailable
 
@@ -96,13 +96,6 @@ class ThrowDesk:
             count = self._count
         self.table.show_picture(picture.placement(f"/api/throw.jpg?n={count}"))
         return action
-
-    def _check_game(self) -> None:
-        running = self.table.running
-        if running is None:
-            raise NoGame("no game is running: start one on the host page")
-        if running.entry.title != "oraklos":
-            raise IllegalAction("no_throw_in_this_game", game=running.entry.title)
 
     # -- watching -----------------------------------------------------------------------------
 

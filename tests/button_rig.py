@@ -18,6 +18,17 @@ class Clock(HandClock):
         super().__init__(1000.0)
 
 
+def chatter_down(pin: Any, clock: Clock, times: int = 3) -> None:
+    """A contact pressed and chattering: down, then ``times`` quick bounces up and down again,
+    3 ms apart; it stays down."""
+    pin.drive_low()
+    for _ in range(times):
+        clock.advance(0.003)
+        pin.drive_high()
+        clock.advance(0.003)
+        pin.drive_low()
+
+
 def bouncing_press(pin: Any, clock: Clock, chatter: int = 2) -> None:
     """A finger on a real contact: it bounces on the way down and on the way up."""
     clock.advance(0.5)

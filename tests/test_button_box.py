@@ -11,6 +11,7 @@ import logging
 from collections.abc import Iterator
 
 import pytest
+from button_rig import chatter_down
 from gpiozero.pins.mock import MockFactory
 
 from companion.seat_input import Button, Press
@@ -368,12 +369,7 @@ def test_a_contact_chattering_on_its_way_down_gives_one_long_press_however_long_
     """Each edge of the chatter starts the hold afresh: the long press comes the hold time after
     the contact settled, once, however long the button then stays down."""
     pin = factory.pin(4)
-    pin.drive_low()
-    for _ in range(3):
-        clock.advance(0.003)
-        pin.drive_high()
-        clock.advance(0.003)
-        pin.drive_low()
+    chatter_down(pin, clock)
     settled = clock.now()
 
     clock.advance(HOLD - 0.001)  # a hold time after the first edge: not yet settled that long

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from button_rig import BOUNCE, LEDS, PAIRS, Clock, bouncing_press
+from button_rig import BOUNCE, LEDS, PAIRS, Clock, bouncing_press, chatter_down
 from gpiozero.pins.mock import MockFactory
 
 from companion.game import Event, IllegalAction
@@ -629,12 +629,7 @@ def test_a_quick_press_is_no_long_press(box_for: Any) -> None:
 def test_a_chattering_contact_held_down_gives_one_press_and_one_long_press(box_for: Any) -> None:
     _, factory, pressed, clock = box_for()
     pin = factory.pin(4)
-    pin.drive_low()
-    for _ in range(3):
-        clock.advance(0.003)
-        pin.drive_high()
-        clock.advance(0.003)
-        pin.drive_low()
+    chatter_down(pin, clock)
 
     clock.advance(HOLD)
     assert pressed == [Press(0, A), Press(0, A, long=True)]
