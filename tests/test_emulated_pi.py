@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -64,8 +65,21 @@ def test_an_unknown_option_is_refused_with_the_usage() -> None:
 
 
 def test_it_refuses_without_root() -> None:
-    as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
-    done = run(*(as_nobody if os.geteuid() == 0 else []), "bash", SCRIPT)
+    script = SCRIPT
+    as_nobody: list[str] = []
+    if os.geteuid() == 0:
+        as_nobody = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+        # a copy nobody can read: a clone may lie in a folder only root may enter (mktemp -d)
+        shared = Path(tempfile.mkdtemp(dir="/tmp"))
+        shared.chmod(0o755)
+        script = shared / SCRIPT.name
+        shutil.copyfile(SCRIPT, script)
+        script.chmod(0o644)
+    try:
+        done = run(*as_nobody, "bash", script)
+    finally:
+        if script != SCRIPT:
+            shutil.rmtree(script.parent)
     assert done.returncode == 1 and "run it as root" in done.stderr
 
 

@@ -166,7 +166,11 @@ def read_the_dice(driver: WebDriver, server: Server) -> dict[str, Any]:
     """Press "Read the dice" on the host page: the simulated camera throws and is read."""
     before = state(server)["dice"]["throws"]
     click(driver, "gn-read")
-    snap = server.wait_for(lambda s: s["state"]["dice"]["throws"] > before, "the dice read")
+    # the reading is published, then its picture (the next snapshot): both must come
+    snap = server.wait_for(
+        lambda s: s["state"]["dice"]["throws"] > before and s["picture"] is not None,
+        "the dice read, and their picture",
+    )
     assert snap["picture"] is not None, "a reading by the camera comes with its picture"
     return snap
 
