@@ -36,11 +36,22 @@ def refusals(folder: Path) -> list[ast.Call]:
 
 
 def refusal_codes() -> set[str]:
-    """Every code an engine, the moderator or a referee can refuse an action with."""
-    return {
+    """Every code an engine, the moderator, a referee or a camera desk can refuse an action
+    with (a desk's through ``Table.playing(title, refusal)``)."""
+    packages = [ROOT / package for package in ("companion", "desks", "appliance")]
+    desks = {
+        node.args[1].value
+        for path in (ROOT / "desks").rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "attr", None) == "playing"
+        and len(node.args) == 2
+        and isinstance(node.args[1], ast.Constant)
+    }
+    return desks | {
         node.args[0].value  # type: ignore[attr-defined]
-        for package in ("companion", "desks", "appliance")
-        for node in refusals(ROOT / package)
+        for folder in packages
+        for node in refusals(folder)
     }
 
 
