@@ -107,6 +107,9 @@ def test_the_wild_generator_draws_every_knob_over_its_range():
     assert min(d["distortion"] for d in draws) < -0.08 < 0.02 < max(d["distortion"] for d in draws)
     assert any(d["markers"] for d in draws) and any(d["leaning"] for d in draws)
     assert any(d["pile"] for d in draws) and any(d["hot_spot"] for d in draws)
+    bevels = [d["bevel"] for d in draws if d["bevel"]]
+    assert 0.0 in [d["bevel"] for d in draws] and min(bevels) < 0.07 and max(bevels) > 0.13
+    assert any(d["light_pool"] for d in draws) and not all(d["light_pool"] for d in draws)
 
 
 def test_warm_light_makes_the_table_and_the_markers_paper_redder_than_daylight():
@@ -342,6 +345,57 @@ def test_a_lamps_hot_spot_clips_white_near_a_die_and_brightens_round_it():
     nearest = min(math.hypot(d.x - x, d.y - y) / d.size for d in scene.dice)
     assert nearest < 6, "near a die"
     assert (brighter > 30).mean() < 0.25, "a spot, not the whole table"
+
+
+def _edge_bands(scene: Scene, die) -> list[tuple[float, float, float]]:
+    """Each top edge of a flat die: its outward normal in the frame (x, y) and the mean
+    brightness of the band just inside it."""
+    grey = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY).astype(np.float64)
+    h = die.size / 2
+    c, s = math.cos(math.radians(die.angle)), math.sin(math.radians(die.angle))
+    bands = []
+    for nx, ny in ((c, s), (-s, c), (-c, -s), (s, -c)):
+        along = [
+            grey[round(die.y + ny * 0.88 * h + nx * t), round(die.x + nx * 0.88 * h - ny * t)]
+            for t in np.linspace(-0.5, 0.5, 7) * h
+        ]
+        bands.append((nx, ny, float(np.mean(along))))
+    return bands
+
+
+def test_rounded_edges_are_lighter_on_the_side_of_the_light_the_same_side_for_every_die():
+    knobs = {"table": "felt", "camera_height": 350.0, "holes": 0.0, "colors": ["red"] * 6}
+    sharp = cube_scene(4, 6, **knobs)
+    rounded = cube_scene(4, 6, bevel=0.15, **knobs)
+    assert [d.x for d in sharp.dice] == [d.x for d in rounded.dice], "the same throw"
+    changed = np.abs(sharp.image.astype(int) - rounded.image.astype(int)).max(axis=2) > 20
+    lit_sides = []
+    for die in rounded.dice:
+        r, x, y = round(die.size * 0.2), round(die.x), round(die.y)
+        assert not changed[y - r : y + r, x - r : x + r].any(), "the middle of the top is as before"
+        bands = _edge_bands(rounded, die)
+        levels = [b[2] for b in bands]
+        assert max(levels) - min(levels) > 15, "one side lighter than the other"
+        side = np.sum([np.array(b[:2]) * (b[2] - np.mean(levels)) for b in bands], axis=0)
+        lit_sides.append(side / np.linalg.norm(side))
+        sharp_levels = [b[2] for b in _edge_bands(sharp, die)]
+        assert max(sharp_levels) - min(sharp_levels) < max(levels) - min(levels)
+    agreement = float(np.linalg.norm(np.mean(lit_sides, axis=0)))
+    assert agreement > 0.8, "one lamp: every die's lit edges face the same way"
+
+
+def test_an_area_lights_mirror_image_is_a_large_soft_patch_round_the_throw():
+    knobs = {"table": "dark", "shadows": False, "noise": 0.0}
+    plain = cube_scene(5, **knobs).image.astype(np.float64)
+    pooled = cube_scene(5, light_pool=True, **knobs)
+    brighter = pooled.image.astype(np.float64).sum(axis=2) - plain.sum(axis=2)
+    lit = brighter > 30
+    assert 0.03 < lit.mean() < 0.6, "a patch of the table, not a spot and not all of it"
+    ys, xs = np.nonzero(lit)
+    assert min(math.hypot(d.x - xs.mean(), d.y - ys.mean()) / d.size for d in pooled.dice) < 8
+    ramp = brighter[lit].max() - np.percentile(brighter[lit], 10)
+    assert ramp > 60, "soft-edged: it fades out rather than stopping"
+    assert len(pooled.dice) == 16, "every die is still there"
 
 
 def test_the_colour_check_frame_shows_four_dice_in_order_on_the_same_table():

@@ -126,6 +126,7 @@ class Look:
     edge_object: str | None
     markers: bool
     leaning: float
+    bevel: float = 0.0
 
     def __post_init__(self) -> None:
         _one_of("plastic", self.plastic, PLASTICS)
@@ -138,6 +139,7 @@ class Look:
         _within("distortion", self.distortion, -0.5, 0.5)
         _within("motion_blur", self.motion_blur, 0.0, 60.0)
         _within("leaning", self.leaning, 0.0, 1.0)
+        _within("bevel", self.bevel, 0.0, 0.25)
         if self.jpeg is not None and not 1 <= self.jpeg <= 100:
             raise ValueError(f"jpeg quality must be 1 to 100 (or None), not {self.jpeg}")
         if isinstance(self.white_balance, (int, float)):
@@ -328,9 +330,11 @@ def paint_box(
     hole: bool,
     light_dir: tuple[float, float],
     scale: int,
+    rounded: float = 0.0,
 ) -> None:
     """A cube at any attitude (``corners``: bottom 0-3 then top 4-7, mm): its faces that face
-    the camera, shaded by their slope to the light, the top face's rim and its hole."""
+    the camera, shaded by their slope to the light, the top face's rim (or its rounded edges,
+    ``rounded`` a share of the side: ``bevel``) and its hole."""
     colour = np.asarray(albedo, np.float64)
     centre = corners.mean(axis=0)
     eye = view.position
@@ -349,12 +353,47 @@ def paint_box(
         up = max(0.0, float(normal[2]))
         fill(canvas, view.project(pts), colour * (up * top + (1 - up) * side), scale)
     top3 = corners[4:]
-    rim = colour * (1.3 if black else 0.72)
-    thickness = max(1, round(0.045 * view.focal / view.distance * _side(top3) * scale))
-    fixed = np.round(view.project(top3) * scale * 16).astype(np.int32)
-    cv2.polylines(canvas, [fixed], True, tuple(float(c) for c in rim), thickness, cv2.LINE_8, 4)
+    if rounded:
+        up = _unit(top3.mean(axis=0) - centre)
+        lit = float(np.clip(1 + 0.35 * float(up[:2] @ towards), 0.75, 1.25))
+        bevel(canvas, view, top3, colour * lit, black, light_dir, rounded, scale)
+    else:
+        rim = colour * (1.3 if black else 0.72)
+        thickness = max(1, round(0.045 * view.focal / view.distance * _side(top3) * scale))
+        fixed = np.round(view.project(top3) * scale * 16).astype(np.int32)
+        rgb = tuple(float(c) for c in rim)
+        cv2.polylines(canvas, [fixed], True, rgb, thickness, cv2.LINE_8, 4)
     if hole:
         _paint_hole(canvas, view, top3, _unit(top3.mean(axis=0) - centre), colour, scale)
+
+
+def bevel(
+    canvas: FloatImage,
+    view: View,
+    top: Points,
+    face: Sequence[float] | npt.NDArray[np.float64],
+    black: bool,
+    light_dir: tuple[float, float],
+    share: float,
+    scale: int,
+) -> None:
+    """The rounded edges of a top face (``top``: its four corners, mm; ``face``: its painted
+    colour): a band ``share`` of the side wide along each edge, in two steps that turn from the
+    top towards the side, lighter on the edges facing the light and darker on the others. Black
+    plastic's edges catch the room's light at a grazing angle, so they are lighter all round."""
+    colour = np.asarray(face, np.float64)
+    centre = top.mean(axis=0)
+    towards = -np.asarray(light_dir, np.float64) / (float(np.hypot(*light_dir)) or 1.0)
+    for i in range(4):
+        j = (i + 1) % 4
+        outward = _unit((top[i] + top[j]) / 2 - centre)[:2]
+        facing = float(outward @ towards) / (float(np.hypot(*outward)) or 1.0)
+        edge = (1.35 + 0.25 * facing) if black else (0.72 + 0.3 * facing)
+        for k, shade in ((0, edge), (1, (1 + edge) / 2)):
+            outer = top + (centre - top) * (2 * share * k / 2)
+            inner = top + (centre - top) * (2 * share * (k + 1) / 2)
+            band = np.array([outer[i], outer[j], inner[j], inner[i]])
+            fill(canvas, view.project(band), colour * shade, scale)
 
 
 def _side(top: Points) -> float:

@@ -609,7 +609,11 @@ def _ground_truth(
 
 
 def _paint_cube(
-    canvas: FloatImage, camera: Camera, cube: _Cube, light_dir: tuple[float, float]
+    canvas: FloatImage,
+    camera: Camera,
+    cube: _Cube,
+    light_dir: tuple[float, float],
+    rounded: float = 0.0,
 ) -> None:
     albedo = np.array(cube.albedo)
     bottom = cube.square()
@@ -631,7 +635,11 @@ def _paint_cube(
         _fill(canvas, quad, albedo * shade)
     top = camera.project(top3)
     _fill(canvas, top, albedo)
-    _outline(canvas, top, rim, 0.045 * camera.focal / camera.distance * SIZE)
+    if rounded:
+        black = cube.color == "black"
+        effects.bevel(canvas, camera, top3, albedo, black, light_dir, rounded, SUPERSAMPLE)
+    else:
+        _outline(canvas, top, rim, 0.045 * camera.focal / camera.distance * SIZE)
     if cube.hole:
         radius = HOLE_RADIUS * SIZE
         mouth = camera.project(_circle3d(cube.x, cube.y, SIZE, radius))
@@ -680,6 +688,8 @@ def cube_scene(
     leaning: float = 0.0,
     pile: float = 0.0,
     hot_spot: bool = False,
+    bevel: float = 0.0,
+    light_pool: bool = False,
     check_frame: bool = False,
 ) -> Scene:
     """A throw of Oraklos cubes seen from above, and the truth about each cube.
@@ -715,8 +725,11 @@ def cube_scene(
     face as seen); ``pile`` the share of dice (at least one) lying on top of another (a die
     whose top face is more than half hidden by one is left out of the truth); ``hot_spot`` a
     lamp's hot spot near a die: its mirror image on the table, clipping white, in a pool of
-    brighter light. ``check_frame``: the same table, light and camera with only the colour
-    check's four dice instead of the throw (``color_check_scene``).
+    brighter light; ``bevel`` the dice's rounded edges, a share of the side (0.05-0.15 for real
+    dice; 0 draws sharp edges with a rim); ``light_pool`` an area light (a lamp's panel, a
+    window) mirrored in the table round the throw: a large soft-edged bright patch clipping at
+    its heart, the dice in it lit brighter. ``check_frame``: the same table, light and camera
+    with only the colour check's four dice instead of the throw (``color_check_scene``).
     """
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
@@ -726,7 +739,7 @@ def cube_scene(
         raise ValueError(f"pile must be a share between 0 and 1, not {pile}")
     look = effects.Look(
         plastic, finish, kelvin, white_balance, exposure, camera_height, distortion,
-        motion_blur, jpeg, edge_object, markers, leaning,
+        motion_blur, jpeg, edge_object, markers, leaning, bevel,
     )  # fmt: skip
     rng = np.random.default_rng(seed)
     camera = _camera(rng, width, height, tilt)
@@ -762,11 +775,15 @@ def cube_scene(
         rng, camera, shape, [c.footprint() for c in cubes], SIZE, shadows, light_dir, strength
     )
     canvas *= (1 - darkening)[..., None]
-    spot = _HotSpot.draw(_stream(seed, 16), camera, cubes) if hot_spot else None
-    if spot is not None:
+    spots: list[_HotSpot | _LightPool] = []
+    if hot_spot:
+        spots.append(_HotSpot.draw(_stream(seed, 16), camera, cubes))
+    if light_pool:
+        spots.append(_LightPool.draw(_stream(seed, 17), camera, cubes))
+    for spot in spots:
         spot.glare(canvas)
-    _paint_cubes(seed, canvas, camera, cubes, table, light_dir)
-    if spot is not None:
+    _paint_cubes(seed, canvas, camera, cubes, table, light_dir, bevel)
+    for spot in spots:
         spot.pool(canvas)
     occluder = None
     if cup is not None:
@@ -810,6 +827,8 @@ class CubeKnobs(TypedDict, total=False):
     leaning: float
     pile: float
     hot_spot: bool
+    bevel: float
+    light_pool: bool
 
 
 class _TableKnobs(TypedDict):
@@ -847,6 +866,8 @@ class WildCubeKnobs(_TableKnobs, _LightKnobs):
     leaning: float
     pile: float
     hot_spot: bool
+    bevel: float
+    light_pool: bool
 
 
 class WildTessonKnobs(_TableKnobs, _LightKnobs):
@@ -918,6 +939,8 @@ def wild_cube_knobs(seed: int) -> WildCubeKnobs:
         "leaning": float(rng.uniform(0.05, 0.25)) if rng.random() < 0.4 else 0.0,
         "pile": float(rng.uniform(0.0, 0.15)) if rng.random() < 0.4 else 0.0,
         "hot_spot": bool(rng.random() < 0.3),
+        "bevel": float(rng.uniform(0.05, 0.15)) if rng.random() < 0.6 else 0.0,
+        "light_pool": bool(rng.random() < 0.25),
     }
 
 
@@ -1116,6 +1139,58 @@ class _HotSpot:
         canvas *= (1 + self.gain * self._falloff(canvas.shape, 3 * self.radius))[..., None]
 
 
+@dataclass(frozen=True)
+class _LightPool:
+    """An area light (a lamp's panel, a window) mirrored in a glossy table round the throw: a
+    large soft-edged patch of brighter light (``pool``, over the dice too: the table's texture
+    shows through) and the lamp's own glare in it (``glare``, under the dice), clipping at its
+    heart."""
+
+    corners: Points  # the patch, px of the canvas
+    soften: float  # the blur of its edge, px of the canvas
+    peak: float
+    gain: float
+    tint: tuple[float, float, float]
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator, camera: Camera, cubes: list[_Cube]) -> _LightPool:
+        middle = np.mean([(c.x, c.y) for c in cubes], axis=0) if cubes else np.zeros(2)
+        at = middle + rng.normal(0, 3 * SIZE, 2)
+        long = rng.uniform(6, 16) * SIZE
+        short = long * rng.uniform(0.4, 0.8)
+        turn = rng.uniform(0, math.pi)
+        u, v = (
+            np.array([math.cos(turn), math.sin(turn)]),
+            np.array([-math.sin(turn), math.cos(turn)]),
+        )
+        square = [
+            at + (a * long * u + b * short * v) / 2 for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+        ]
+        corners = camera.project(np.c_[square, np.zeros(4)]) * SUPERSAMPLE
+        px = camera.focal / camera.distance * SUPERSAMPLE
+        warm = float(rng.uniform(0, 0.35))
+        return cls(
+            corners, float(rng.uniform(0.12, 0.35) * short * px), float(rng.uniform(40, 200)),
+            float(rng.uniform(0.4, 1.2)), (1 - warm, 1 - warm / 3, 1.0),
+        )  # fmt: skip
+
+    def _mask(self, shape: tuple[int, ...], soften: float) -> FloatImage:
+        """The patch blurred by ``soften`` px, drawn at an eighth of the size (it is smooth)."""
+        small = np.zeros((shape[0] // 8 + 1, shape[1] // 8 + 1), np.float32)
+        cv2.fillPoly(
+            small, [np.round(self.corners / 8 * 16).astype(np.int32)], (1.0,), cv2.LINE_8, 4
+        )
+        small = f32(cv2.GaussianBlur(small, (0, 0), max(0.5, soften / 8)))
+        return f32(cv2.resize(small, (shape[1], shape[0]), interpolation=cv2.INTER_LINEAR))
+
+    def glare(self, canvas: FloatImage) -> None:
+        glow = self._mask(canvas.shape, self.soften) * self.peak
+        canvas += glow[..., None] * np.array(self.tint, np.float32)
+
+    def pool(self, canvas: FloatImage) -> None:
+        canvas *= (1 + self.gain * self._mask(canvas.shape, 2 * self.soften))[..., None]
+
+
 def _paint_cubes(
     seed: int,
     canvas: FloatImage,
@@ -1123,8 +1198,10 @@ def _paint_cubes(
     cubes: list[_Cube],
     table: str,
     light_dir: tuple[float, float],
+    rounded: float = 0.0,
 ) -> None:
-    """The cubes, farthest first, with what a glossy table and glossy plastic reflect."""
+    """The cubes, farthest first, with what a glossy table and glossy plastic reflect;
+    ``rounded``: their edges' bevel (a share of the side)."""
     glossy_table = table in ("lacquer", "laminate")
     lights: tuple[effects.Lamp, ...] = ()
     if glossy_table or any(c.gloss for c in cubes):
@@ -1149,10 +1226,11 @@ def _paint_cubes(
             black = cube.color == "black"
             corners = cube.corners3d()
             effects.paint_box(
-                canvas, camera, corners, cube.albedo, black, cube.hole, light_dir, SUPERSAMPLE
-            )
+                canvas, camera, corners, cube.albedo, black, cube.hole, light_dir, SUPERSAMPLE,
+                rounded,
+            )  # fmt: skip
         else:
-            _paint_cube(canvas, camera, cube, light_dir)
+            _paint_cube(canvas, camera, cube, light_dir, rounded)
         if cube.gloss:
             effects.gloss(canvas, camera, cube.corners3d(), lights, shine, SUPERSAMPLE)
 
