@@ -354,8 +354,8 @@ def paint_box(
         fill(canvas, view.project(pts), colour * (up * top + (1 - up) * side), scale)
     top3 = corners[4:]
     if rounded:
-        up = _unit(top3.mean(axis=0) - centre)
-        lit = float(np.clip(1 + 0.35 * float(up[:2] @ towards), 0.75, 1.25))
+        axis = _unit(top3.mean(axis=0) - centre)
+        lit = float(np.clip(1 + 0.35 * float(axis[:2] @ towards), 0.75, 1.25))
         bevel(canvas, view, top3, colour * lit, black, light_dir, rounded, scale)
     else:
         rim = colour * (1.3 if black else 0.72)
