@@ -28,4 +28,5 @@ run benchmarks/sages_opponent.py
 run benchmarks/vision_pips.py --no-1280
 run benchmarks/vision_scenes.py --scenes 3 --family even
 run benchmarks/vision_pip_colors.py
+run benchmarks/vision_speed.py
 run benchmarks/eleusis_rules.py
