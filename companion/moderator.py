@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from companion.broadcast import Broadcast
 from companion.chance import RECORD_ONLY_OPTIONS, new_seed
 from companion.config import DEFAULT_PAUSES, NAME_LIMIT
 from companion.ending import ending, spoken
@@ -198,14 +199,11 @@ class Table:
     def __post_init__(self) -> None:
         self._lock = threading.RLock()
         self._running: _Running | None = None
-        self._revision = 0
+        self._pages = Broadcast(self._lock)
         self._narration: deque[str] = deque(maxlen=NARRATION_KEPT)
         self._message: str | None = None
         self._picture: JSON | None = None
         self._camera_lost = False
-        self._listeners: list[Callable[[JSON], None]] = []
-        self._private_listeners: list[Callable[[], None]] = []
-        self._published: JSON | None = None  # the last snapshot published, less its revision
         self._notes: dict[int, str] = {}  # a refusal for one seat's own page alone
         self._hourglass = Hourglass(
             lambda: self.clock, lambda: self.wall_clock(), self._warn, self._expire
@@ -581,7 +579,7 @@ class Table:
         """Show ``text`` on ``seat``'s own page alone (never said, never on a public page)."""
         with self._lock:
             self._notes[seat] = text
-            self._wake_private()
+            self._pages.wake_private()
 
     def explain(self, exc: IllegalAction) -> str:
         running = self._running
@@ -743,7 +741,7 @@ class Table:
 
     def subscribe(self, listener: Callable[[JSON], None]) -> Callable[[], None]:
         """``listener(snapshot)`` is called with each public snapshot published."""
-        return self._listen(self._listeners, listener)
+        return self._pages.subscribe(listener)
 
     def snapshot(self) -> JSON:
         """The public state of the table: the only thing the page, the API and SSE ever see."""
@@ -751,10 +749,14 @@ class Table:
             running = self._running
             if running is None:
                 return public_snapshot(
-                    self._revision, None, self.default_language, self._narration, self._message
+                    self._pages.revision,
+                    None,
+                    self.default_language,
+                    self._narration,
+                    self._message,
                 )
             return public_snapshot(
-                self._revision,
+                self._pages.revision,
                 running,
                 running.catalog.lang,
                 self._narration,
@@ -848,24 +850,8 @@ class Table:
             self._publish()
 
     def _publish(self) -> None:
-        """Tell the pages of a change. A change that leaves the public snapshot as it was (a
-        vote changed before the reveal, a seat's own refusal) publishes nothing public: no new
-        revision, no event, so that neither the stream nor its timing tells the table that
-        something happened; the seats' own pages are woken to look at their private view."""
-        snap = self.snapshot()
-        unchanged = {k: v for k, v in snap.items() if k != "revision"}
-        if unchanged == self._published:
-            self._wake_private()
-            return
-        self._published = unchanged
-        self._keep_thread()
-        self._revision += 1
-        snap["revision"] = self._revision
-        for listener in list(self._listeners):
-            try:
-                listener(snap)
-            except Exception:
-                log.exception("a listener failed")
+        """Tell the pages of a change (``Broadcast.publish``), the thread journalled first."""
+        self._pages.publish(self.snapshot(), self._keep_thread)
 
     def _keep_thread(self) -> None:
         """Journal what the page now shows of the thread (its narration, the squad half named)
@@ -889,28 +875,10 @@ class Table:
             return
         self._kept = kept
 
-    def _wake_private(self) -> None:
-        for listener in list(self._private_listeners):
-            try:
-                listener()
-            except Exception:
-                log.exception("a listener failed")
-
     def subscribe_private(self, listener: Callable[[], None]) -> Callable[[], None]:
         """``listener()`` is called when something only a seat's own page shows may have
         changed (the public snapshot did not)."""
-        return self._listen(self._private_listeners, listener)
-
-    def _listen(self, listeners: list[Any], listener: Any) -> Callable[[], None]:
-        with self._lock:
-            listeners.append(listener)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if listener in listeners:
-                    listeners.remove(listener)
-
-        return unsubscribe
+        return self._pages.subscribe_private(listener)
 
     @property
     def running(self) -> _Running | None:
