@@ -11,7 +11,7 @@ import functools
 import logging
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -37,13 +37,13 @@ from companion.hourglass import Hourglass
 from companion.journal import GameEntry, Journal, JournalError, Thread, standing
 from companion.narration import Catalog
 from companion.narration.script import Cue, Line, Pause
+from companion.said import Said
 from companion.seat_input import Press
 from companion.seats_online import SeatLinks, actor
 from companion.timers import REAL_CLOCK, Clock, in_background
 
 log = logging.getLogger(__name__)
 
-NARRATION_KEPT = 12
 REQUESTS_KEPT = 64  # the host page's last start requests remembered (one game per click)
 UNDO_KEPT = 32  # the last actions the host may take back one after the other
 # options a rematch cannot take over: a secret chosen by hand that the end revealed (an Eleusis
@@ -200,8 +200,7 @@ class Table:
         self._lock = threading.RLock()
         self._running: _Running | None = None
         self._pages = Broadcast(self._lock)
-        self._narration: deque[str] = deque(maxlen=NARRATION_KEPT)
-        self._message: str | None = None
+        self._said = Said(lambda line, lang: self.voice.say(line, lang))
         self._picture: JSON | None = None
         self._camera_lost = False
         self._notes: dict[int, str] = {}  # a refusal for one seat's own page alone
@@ -277,8 +276,7 @@ class Table:
                 self.voice.hush()  # the abandoned game's night is not narrated on
             if links_from is None or not self.seat_links.carry(links_from, entry.id, players):
                 self.seat_links.mint(entry.id, players)  # the last game's links stop working
-            self._narration.clear()
-            self._message = None
+            self._said.clear()
             self._picture = None
             started = catalog.text(
                 f"general.started_{title}"
@@ -346,8 +344,7 @@ class Table:
             words = Catalog(entry.setup.get("language", self.default_language))
             told = words.text("general.resume_failed", game=words.text(f"games.{entry.title}"))
             with self._lock:
-                self._remember(told)
-                self.voice.say(told, words.lang)
+                self._said.speak([told], words.lang)
                 self._publish()
             return False
         catalog = Catalog(
@@ -373,8 +370,7 @@ class Table:
     def _pick_up(self, running: _Running, thread: Thread) -> None:
         """A restart picks up the thread: the narration the page showed comes back, and the
         input half made (a squad half named) if no action was journalled after it."""
-        self._narration.clear()
-        self._narration.extend(thread.narration)
+        self._said.pick_up(thread.narration)
         restore = running.rules.restore_input
         if restore is None or thread.pending is None or thread.version != running.version:
             return
@@ -460,7 +456,7 @@ class Table:
         with self._lock:
             if self._running is None or self._running.entry.id != game_id:
                 return  # a replaced game's line, in the air as the new game began
-            self._remember(line)
+            self._said.show(line)
             self._publish()
 
     # -- acting -------------------------------------------------------------------------------
@@ -617,7 +613,7 @@ class Table:
         """Show, without saying, something that is not a game event: what the voice itself
         cannot say (it has stopped), so that it never asks the narrator to speak."""
         with self._lock:
-            self._remember(text)
+            self._said.show(text)
             self._publish()
 
     def button_stuck(self, seat: int) -> None:
@@ -639,7 +635,7 @@ class Table:
                 continue
             lines = running.rules.lines(running.catalog, event)
             if event.kind == "press_ignored" and running.rules.in_opening(running.state):
-                self._message = " ".join(lines)  # eyes are closed: shown, not spoken
+                self._said.hold(" ".join(lines))  # eyes are closed: shown, not spoken
                 said += lines
                 continue
             self._speak(lines)
@@ -710,13 +706,7 @@ class Table:
 
     def _speak(self, lines: list[str]) -> None:
         lang = self._running.catalog.lang if self._running else self.default_language
-        for line in lines:
-            self._remember(line)
-            self.voice.say(line, lang)
-
-    def _remember(self, line: str) -> None:
-        self._narration.append(line)
-        self._message = line
+        self._said.speak(lines, lang)
 
     def _require(self) -> _Running:
         if self._running is None:
@@ -752,15 +742,15 @@ class Table:
                     self._pages.revision,
                     None,
                     self.default_language,
-                    self._narration,
-                    self._message,
+                    self._said.lines,
+                    self._said.message,
                 )
             return public_snapshot(
                 self._pages.revision,
                 running,
                 running.catalog.lang,
-                self._narration,
-                self._message,
+                self._said.lines,
+                self._said.message,
                 picture=self._picture,
                 hourglass=self._hourglass.view(),
                 camera_lost=self._camera_lost,
@@ -862,7 +852,7 @@ class Table:
             return
         thread = Thread(
             running.version,
-            tuple(self._narration),
+            tuple(self._said.lines),
             running.rules.keep_input(running.pending_input),
         )
         kept = (running.entry.id, thread)

@@ -32,10 +32,11 @@ from companion.games.resistance.state import (
     Side,
 )
 from companion.journal import Journal
-from companion.moderator import NARRATION_KEPT, Step, Table, public_snapshot, undo_view
+from companion.moderator import Step, Table, public_snapshot, undo_view
 from companion.narration import Catalog
 from companion.narration import resistance as narration
 from companion.record import NO_SEED
+from companion.said import NARRATION_KEPT
 from web.sse import sse_message
 
 GAMES_PER_COUNT = 200

@@ -14,7 +14,8 @@ from companion.game_rules import RULES
 from companion.games.ostrakon.controls import Naming
 from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad
 from companion.journal import Journal
-from companion.moderator import NARRATION_KEPT, Table
+from companion.moderator import Table
+from companion.said import NARRATION_KEPT
 from companion.seat_input import Button, Press
 from tests.timing import HandClock
 

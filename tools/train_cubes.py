@@ -469,7 +469,11 @@ def train(frames: list[Frame], args: argparse.Namespace, task: Task = CUBES) -> 
     squares, shadows). On ``--device`` (cpu, or cuda where there is a GPU)."""
     torch.manual_seed(args.seed)
     model = CubeNet(outputs=task.outputs)
-    if args.init:
+    if args.init and args.init.suffix == ".onnx":  # a shipped model: its batch norms folded
+        crops = next(iter(Crops(frames, args.seed, 64, args.crop, [], task)))[0]
+        nets.from_onnx(model, args.init, cells(crops))
+        print(f"starting from {args.init}")
+    elif args.init:
         model.load_state_dict(torch.load(args.init, map_location="cpu"))
         print(f"starting from {args.init}")
     model = model.to(args.device)
@@ -751,7 +755,9 @@ def training_arguments(
     ap.add_argument("--cache-only", action="store_true", help="render the cache, then stop")
     ap.add_argument("--out", type=Path, default=out)
     ap.add_argument("--weights", type=Path, help="also save torch's weights (state_dict) here")
-    ap.add_argument("--init", type=Path, help="start from these weights (--weights of a run)")
+    ap.add_argument(
+        "--init", type=Path, help="start from these weights (--weights of a run, or its .onnx)"
+    )
     ap.add_argument("--steps", type=int, default=steps)
     ap.add_argument("--batch", type=int, default=24)
     ap.add_argument("--crop", type=int, default=128)
