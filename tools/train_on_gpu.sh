@@ -9,7 +9,8 @@
 # its end). The scenes' real-photo table needs the dice photos: DICE_PHOTOS, or ../shared/data.
 # Knobs (environment): CACHE_S (210), TRAIN_S (280), SCENES (6000, the most rendered),
 # WORKERS (15, processes cutting crops), BATCH (64), LR (5e-3), CACHE (/tmp/<reader>-gpu), PY,
-# INIT (weights to start from, a former run's .pt: a fine-tuning).
+# INIT (weights to start from: a former run's .pt, or a shipped model's .onnx such as
+# vision/models/cubes.onnx, its batch norms unfolded by tools/nets.from_onnx: a fine-tuning).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit
 out=${1:?usage: train_on_gpu.sh OUT [cubes|tessons] [cuda|cpu]}; reader=${2:-cubes}
