@@ -1,6 +1,7 @@
 """Measure the cube and tesson readers on Blender renders they were never tuned on.
 
     python benchmarks/vision_renders.py renders/heldout [more folders] [--by table_family,light]
+                                        [--cube-model M.onnx]   # another learned cube model
     python benchmarks/vision_renders.py tests/data/renders      # the committed sample
 
 Each folder holds renders of ``tools/render/render_scenes.py`` (docs/vision/renders.md): an
@@ -52,7 +53,7 @@ sys.path.insert(0, str(ROOT / "tools" / "render"))
 from truth import Rendered, load  # noqa: E402
 
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
-from vision.cube_net import read_cubes_net  # noqa: E402
+from vision.cube_net import CubeNetReader, read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
 from vision.readings import doubt_counts  # noqa: E402
 from vision.tesson_net import read_tessons_net  # noqa: E402
@@ -202,6 +203,10 @@ def as_the_companion_reads(scene: Rendered) -> tuple[Any, Any, Callable[..., Any
     return scene.image, balanced, reader
 
 
+LEARNED: Callable[..., list[Any]] = read_cubes_net
+"""The learned cube reader measured: the shipped model, or ``--cube-model``'s (main sets it)."""
+
+
 def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
     steps: dict[str, list[Outcome]] = defaultdict(list)
     radius = lambda t: t.size / 2  # noqa: E731
@@ -211,7 +216,7 @@ def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         steps["hand-tuned, as seen"] += score(scene, truth, read_cubes(seen), radius)
         steps["hand-tuned, white paper"] += score(scene, truth, read_cubes(balanced), radius)
         steps["hand-tuned, + colour check"] += score(scene, truth, reader(balanced), radius)
-        steps["learned, white paper"] += score(scene, truth, read_cubes_net(balanced), radius)
+        steps["learned, white paper"] += score(scene, truth, LEARNED(balanced), radius)
         steps[CUP] += score(scene, truth, as_the_desk_reads(scene, balanced), radius)
     return steps
 
@@ -220,7 +225,7 @@ def as_the_desk_reads(scene: Rendered, balanced: Any) -> list[Any]:
     """The learned reader with its candidates, and what the cup held (every die of the scene,
     hidden ones too): what the throw desk gives the game."""
     cup = Counter(die.color for die in scene.dice)
-    return doubt_counts(read_cubes_net(balanced, candidates=True), expected=cup)
+    return doubt_counts(LEARNED(balanced, candidates=True), expected=cup)
 
 
 def reach(tesson: Any) -> float:
@@ -335,7 +340,13 @@ def main(argv: list[str] | None = None) -> int:
         "--pictures", type=Path, metavar="DIR", help="only draw the worst-read scenes of each kind"
     )
     parser.add_argument("--count", type=int, default=3, help="how many pictures")
+    parser.add_argument(
+        "--cube-model", type=Path, metavar="ONNX", help="the learned cube reader's model to measure"
+    )
     args = parser.parse_args(argv)
+    if args.cube_model is not None:
+        global LEARNED
+        LEARNED = CubeNetReader(args.cube_model).read
     files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
     scenes = [load(p) for p in files]
     cubes = [s for s in scenes if s.kind == "cubes"]
