@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,13 +18,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from heard import HeardNarrator
 from serving import PIN, ROOT, host_client
+from timing import HandClock
 
 from appliance.wiring import Companion, build
 from companion.config import CameraConfig, Config
 from companion.games.oraklos.dice import Color, Die
 from companion.games.oraklos.state import ThrowDice
+from companion.journal import Journal
+from companion.moderator import Table
 from companion.narration.catalog import Catalog
+from desks.camera_loss import RETRY, until_back
 from desks.pip_dice import DiceDesk
 from desks.throws import ThrowDesk
 from vision.die_colors import read_pips_in_color
@@ -231,3 +237,55 @@ def test_an_oraklos_throw_entered_by_hand_is_not_read_again_when_the_camera_retu
         desk.close()
         camera.close()
         companion.close()
+
+
+class Replugged:
+    """A camera that stopped: what ``until_back`` asks of a ``ThrowCamera`` (``back``), giving
+    frames again from its ``returns_at``-th try."""
+
+    def __init__(self, returns_at: int) -> None:
+        self.returns_at = returns_at
+        self.tries = 0
+
+    def back(self) -> bool:
+        self.tries += 1
+        return self.tries >= self.returns_at
+
+
+def watching(table: Table, camera: Replugged, stop: threading.Event) -> list[bool]:
+    """``until_back`` on a thread of its own, as a desk's watcher runs it: its answer lands in
+    the list returned."""
+    answer: list[bool] = []
+    threading.Thread(target=lambda: answer.append(until_back(table, camera, stop)), daemon=True).start()
+    return answer
+
+
+def test_a_stopped_camera_is_tried_again_each_time_the_tables_clock_has_run_the_retry() -> None:
+    clock = HandClock()
+    table = Table(Journal(":memory:"), HeardNarrator(), clock=clock)
+    table.new_game("night", {"players": 2}, ["Ada", "Bea"], "en")
+    camera, stop = Replugged(returns_at=2), threading.Event()
+    answer = watching(table, camera, stop)
+    eventually(lambda: clock.pending == 1, "the first try set for later")
+    assert table.snapshot()["camera_lost"]
+    clock.advance(RETRY - 0.01)
+    assert camera.tries == 0, "not tried before its time, however long the test takes"
+    clock.advance(0.01)
+    eventually(lambda: camera.tries == 1 and clock.pending == 1, "tried, and the next try set")
+    clock.advance(RETRY)
+    eventually(lambda: answer == [True], "back at the second try")
+    assert camera.tries == 2 and clock.pending == 0
+    assert not table.snapshot()["camera_lost"]
+
+
+def test_a_desk_that_stops_watching_leaves_no_try_behind() -> None:
+    clock = HandClock()
+    table = Table(Journal(":memory:"), HeardNarrator(), clock=clock)
+    table.new_game("night", {"players": 2}, ["Ada", "Bea"], "en")
+    camera, stop = Replugged(returns_at=1), threading.Event()
+    answer = watching(table, camera, stop)
+    eventually(lambda: clock.pending == 1, "the first try set for later")
+    stop.set()
+    eventually(lambda: answer == [False], "the watcher gives up")
+    assert clock.pending == 0 and camera.tries == 0
+    assert table.snapshot()["camera_lost"], "still lost: nobody saw it come back"
