@@ -256,7 +256,9 @@ def watching(table: Table, camera: Replugged, stop: threading.Event) -> list[boo
     """``until_back`` on a thread of its own, as a desk's watcher runs it: its answer lands in
     the list returned."""
     answer: list[bool] = []
-    threading.Thread(target=lambda: answer.append(until_back(table, camera, stop)), daemon=True).start()
+    threading.Thread(
+        target=lambda: answer.append(until_back(table, camera, stop)), daemon=True
+    ).start()
     return answer
 
 
