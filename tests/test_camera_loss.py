@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -252,42 +253,49 @@ class Replugged:
         return self.tries >= self.returns_at
 
 
-def watching(table: Table, camera: Replugged, stop: threading.Event) -> list[bool]:
-    """``until_back`` on a thread of its own, as a desk's watcher runs it: its answer lands in
-    the list returned."""
-    answer: list[bool] = []
-    threading.Thread(
-        target=lambda: answer.append(until_back(table, camera, stop)), daemon=True
-    ).start()
-    return answer
+@dataclass
+class LostCamera:
+    """A game night whose camera stopped, its watcher waiting in ``until_back`` on a thread of
+    its own (as a desk's runs it) on a clock moved by hand; ``answer`` gets what it returns."""
+
+    clock: HandClock
+    table: Table
+    camera: Replugged
+    stop: threading.Event
+    answer: list[bool]
 
 
-def test_a_stopped_camera_is_tried_again_each_time_the_tables_clock_has_run_the_retry() -> None:
+def lost_camera(returns_at: int) -> LostCamera:
+    """The camera comes back at its ``returns_at``-th try; returned once the first try is set
+    for later."""
     clock = HandClock()
     table = Table(Journal(":memory:"), HeardNarrator(), clock=clock)
     table.new_game("night", {"players": 2}, ["Ada", "Bea"], "en")
-    camera, stop = Replugged(returns_at=2), threading.Event()
-    answer = watching(table, camera, stop)
+    lost = LostCamera(clock, table, Replugged(returns_at), threading.Event(), [])
+    threading.Thread(
+        target=lambda: lost.answer.append(until_back(table, lost.camera, lost.stop)), daemon=True
+    ).start()
     eventually(lambda: clock.pending == 1, "the first try set for later")
-    assert table.snapshot()["camera_lost"]
+    return lost
+
+
+def test_a_stopped_camera_is_tried_again_each_time_the_tables_clock_has_run_the_retry() -> None:
+    lost = lost_camera(returns_at=2)
+    clock, camera = lost.clock, lost.camera
+    assert lost.table.snapshot()["camera_lost"]
     clock.advance(RETRY - 0.01)
     assert camera.tries == 0, "not tried before its time, however long the test takes"
     clock.advance(0.01)
     eventually(lambda: camera.tries == 1 and clock.pending == 1, "tried, and the next try set")
     clock.advance(RETRY)
-    eventually(lambda: answer == [True], "back at the second try")
+    eventually(lambda: lost.answer == [True], "back at the second try")
     assert camera.tries == 2 and clock.pending == 0
-    assert not table.snapshot()["camera_lost"]
+    assert not lost.table.snapshot()["camera_lost"]
 
 
 def test_a_desk_that_stops_watching_leaves_no_try_behind() -> None:
-    clock = HandClock()
-    table = Table(Journal(":memory:"), HeardNarrator(), clock=clock)
-    table.new_game("night", {"players": 2}, ["Ada", "Bea"], "en")
-    camera, stop = Replugged(returns_at=1), threading.Event()
-    answer = watching(table, camera, stop)
-    eventually(lambda: clock.pending == 1, "the first try set for later")
-    stop.set()
-    eventually(lambda: answer == [False], "the watcher gives up")
-    assert clock.pending == 0 and camera.tries == 0
-    assert table.snapshot()["camera_lost"], "still lost: nobody saw it come back"
+    lost = lost_camera(returns_at=1)
+    lost.stop.set()
+    eventually(lambda: lost.answer == [False], "the watcher gives up")
+    assert lost.clock.pending == 0 and lost.camera.tries == 0
+    assert lost.table.snapshot()["camera_lost"], "still lost: nobody saw it come back"

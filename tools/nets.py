@@ -5,6 +5,7 @@ imports this)."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import cv2
@@ -97,7 +98,7 @@ def from_onnx(model: nn.Module, path: Path, calibrate: torch.Tensor) -> None:
     norm_of: dict[nn.Module, nn.BatchNorm2d] = {}
     for seq in model.modules():
         if isinstance(seq, nn.Sequential):
-            for a, b in zip(list(seq), list(seq)[1:], strict=False):
+            for a, b in itertools.pairwise(seq):
                 if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
                     norm_of[a] = b
     model.eval()
