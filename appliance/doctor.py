@@ -232,11 +232,17 @@ def format_finding(finding: Finding) -> str:
 
 
 def check_buttons(
-    config: Config, pin_factory: Any, say: Say, timeout: float = 15.0, blink: float = 0.25
+    config: Config,
+    pin_factory: Any,
+    say: Say,
+    timeout: float = 15.0,
+    blink: float = 0.25,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> list[Finding]:
     """The guided test: each seat is asked aloud to press A, then B (then the power button, if
     there is one); each press must come, debounced, from exactly that pin within ``timeout``
-    seconds. Then each LED blinks three times while its seat is asked to look at it."""
+    seconds. Then each LED blinks three times while its seat is asked to look at it, ``blink``
+    seconds on and off (``sleep`` waits them)."""
     from hardware.button_box import close_devices
 
     presses: queue.Queue[int] = queue.Queue()  # the pins pressed, debounced
@@ -291,9 +297,9 @@ def check_buttons(
             say(catalog.text("doctor.look_led", who=_who(catalog, config, seat)), lang)
             for _ in range(BLINKS):
                 box.set_led(seat, True)
-                time.sleep(blink)
+                sleep(blink)
                 box.set_led(seat, False)
-                time.sleep(blink)
+                sleep(blink)
             findings.append(
                 ok(
                     f"LED: seat {seat + 1}",

@@ -90,11 +90,14 @@ ASKS_FOR_A_PRESS = re.compile(r"(press|appuyez sur) [AB]\.$|power button|bouton 
 
 
 def guided(
-    pins: list[int | None], config: Config = SEATS, timeout: float = 2.0
+    pins: list[int | None],
+    config: Config = SEATS,
+    timeout: float = 2.0,
+    sleep: Callable[[float], None] = lambda seconds: None,
 ) -> tuple[list[Finding], Finger, MockFactory]:
     factory = MockFactory()
     finger = Finger(factory, pins)
-    findings = check_buttons(config, factory, finger, timeout=timeout, blink=0.01)
+    findings = check_buttons(config, factory, finger, timeout=timeout, blink=0.25, sleep=sleep)
     return findings, finger, factory
 
 
@@ -113,9 +116,19 @@ def test_every_button_pressed_when_asked_is_ok_and_the_table_is_ready() -> None:
 
 
 def test_each_led_blinks_three_times_while_its_seat_is_told_to_look() -> None:
-    findings, finger, factory = guided([4, 17, 27, 22, 3])
+    factory = MockFactory()
+    led1, led2 = factory.pin(12), factory.pin(25)
+    waits: list[tuple[float, bool, bool]] = []  # (seconds, LED 1 lit, LED 2 lit) at each wait
+
+    def sleep(seconds: float) -> None:
+        waits.append((seconds, led1.state, led2.state))
+
+    finger = Finger(factory, [4, 17, 27, 22, 3])
+    findings = check_buttons(SEATS, factory, finger, timeout=2.0, blink=0.25, sleep=sleep)
     for pin in (12, 25):
         assert [s.state for s in factory.pin(pin).states] == [False] + [True, False] * 3
+    on_off = [(0.25, True), (0.25, False)] * 3
+    assert waits == [(s, on, False) for s, on in on_off] + [(s, False, on) for s, on in on_off]
     assert ("en", "Seat 1 (Ada): look at your light. It blinks three times.") in finger.heard
     assert "long leg" in by_check(findings)["LED: seat 1"].fix
 

@@ -17,7 +17,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -373,6 +373,33 @@ def test_a_client_that_stops_reading_is_closed_and_its_thread_freed(
 
 def broadcaster(**caps: int) -> Broadcaster:
     return Broadcaster(lambda: {"revision": 0}, caps=StreamCaps(**caps), poll=0.01)
+
+
+class Ticking:
+    """A clock that moves one second each time it is read: a stream that waits on it reads it
+    over and over, so its heartbeat comes after as many readings, at once in real time."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    def now(self) -> float:
+        self.seconds += 1.0
+        return self.seconds
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> Callable[[], None]:
+        raise AssertionError("the stream schedules nothing")
+
+
+def test_a_quiet_stream_sends_a_keep_alive_once_the_heartbeat_has_passed() -> None:
+    clock = Ticking()
+    hub = Broadcaster(lambda: {"revision": 0}, heartbeat=15.0, poll=0.001, clock=clock)
+    stream = hub.stream()
+    assert next(stream).startswith("retry: 1000\n\nid: 0\n")
+    started = clock.seconds
+    assert next(stream) == ": keep-alive\n\n"
+    assert clock.seconds - started >= 15.0, "not before the heartbeat, on the stream's clock"
+    hub.publish({"revision": 1})
+    assert next(stream).startswith("id: 1\nevent: state\n"), "a snapshot goes before any keep-alive"
 
 
 def test_a_device_holds_its_share_of_public_streams_and_no_more() -> None:

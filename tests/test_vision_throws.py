@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.timing import HandClock
 from vision.calibration import Calibration
 from vision.cubes import read_cubes
 from vision.readings import DieReading, UnreadableFrame
@@ -46,16 +47,22 @@ class Frames(FrameSource):
 
 
 class Forever(FrameSource):
-    """The given frames in turn, for ever."""
+    """The given frames in turn, for ever; with a ``clock``, one frame every ``period`` seconds
+    of it (a camera's pace), the clock moved on by each read."""
 
     description = "test loop"
 
-    def __init__(self, *frames: np.ndarray) -> None:
+    def __init__(
+        self, *frames: np.ndarray, clock: HandClock | None = None, period: float = 0.1
+    ) -> None:
         self.loop = frames
         self.reads = 0
+        self.clock, self.period = clock, period
 
     def read(self) -> np.ndarray:
         self.reads += 1
+        if self.clock is not None:
+            self.clock.advance(self.period)
         return self.loop[self.reads % len(self.loop)].copy()
 
 
@@ -231,10 +238,13 @@ def test_a_throw_is_read_once_it_has_been_still_for_the_settle_frames() -> None:
 
 
 def test_a_table_that_stays_still_is_no_throw_and_the_wait_times_out() -> None:
+    clock = HandClock()
     table = np.full((240, 320, 3), FELT, np.uint8)
-    source = Forever(table)
-    assert ThrowCamera(source, None, 3).wait_for_throw(threading.Event(), timeout=0.2) is None
-    assert source.reads > 3
+    source = Forever(table, clock=clock, period=0.1)
+    camera = ThrowCamera(source, None, 3, clock=clock)
+    assert camera.wait_for_throw(threading.Event(), timeout=2.0) is None
+    assert source.reads == 20, "a frame every 0.1 s of the camera's clock, for 2 s"
+    assert clock.now() == pytest.approx(2.0)
 
 
 def test_the_wait_ends_with_none_when_stopped() -> None:

@@ -37,6 +37,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.timers import REAL_CLOCK, Clock
 from vision.arrays import Image, u8
 from vision.calibration import Calibration, CalibrationError
 from vision.cubes import read_cubes
@@ -136,6 +137,9 @@ class ThrowCamera:
     ``reopen`` opens the source afresh (``open_source`` with the config's value): once the
     source has stopped (a camera unplugged or knocked loose), every read first tries it, so the
     camera is picked up again when it returns; until then reads raise ``CameraStopped``.
+
+    ``clock`` times ``wait_for_throw``'s ``timeout`` (the real time by default; tests move one
+    by hand).
     """
 
     def __init__(
@@ -147,6 +151,7 @@ class ThrowCamera:
         *,
         live: bool | None = None,
         reopen: Callable[[], FrameSource] | None = None,
+        clock: Clock = REAL_CLOCK,
     ) -> None:
         if settle_frames < 1:
             raise ValueError("settle_frames must be at least 1 ([camera] settle_frames)")
@@ -156,6 +161,7 @@ class ThrowCamera:
         self.reader = reader
         self.live = _is_live(source) if live is None else live
         self._reopen = reopen
+        self._clock = clock
         self._stopped = False  # the source stopped: open it afresh before the next read
         self._lock = threading.Lock()
 
@@ -196,10 +202,10 @@ class ThrowCamera:
             return None
         if not self.live:
             return self.read_now(reader=reader)
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = None if timeout is None else self._clock.now() + timeout
         detector = SettleDetector(still_frames=self.settle_frames)
         while not stop.is_set():
-            if deadline is not None and time.monotonic() >= deadline:
+            if deadline is not None and self._clock.now() >= deadline:
                 return None
             taken, frame = self._grab()
             detector.update(frame)

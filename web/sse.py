@@ -25,10 +25,11 @@ import enum
 import json
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from companion.timers import REAL_CLOCK, Clock
 
 HEARTBEAT_SECONDS = 15.0
 CLIENT_BACKLOG = 256
@@ -114,10 +115,12 @@ class Broadcaster:
         heartbeat: float = HEARTBEAT_SECONDS,
         caps: StreamCaps | None = None,
         poll: float = POLL_SECONDS,
+        clock: Clock = REAL_CLOCK,
     ) -> None:
         self._current = current
-        self._heartbeat = heartbeat
+        self._heartbeat = heartbeat  # seconds of ``clock`` without a snapshot: a keep-alive
         self._poll = poll
+        self._clock = clock
         self.caps = caps if caps is not None else StreamCaps()
         self._clients: list[Slot] = []  # in the order admitted
         self._lock = threading.Lock()
@@ -218,9 +221,9 @@ class Broadcaster:
     def _next(self, client: Slot) -> dict[str, Any] | None:
         """The next snapshot put on ``client``'s queue; ``QUIET`` when none came within the
         heartbeat; None when the stream is to end (its client gone, told to end, closing)."""
-        deadline = time.monotonic() + self._heartbeat
+        deadline = self._clock.now() + self._heartbeat
         while not (client.ending or self._closed) and client.alive():
-            left = deadline - time.monotonic()
+            left = deadline - self._clock.now()
             if left <= 0:
                 return QUIET
             try:
