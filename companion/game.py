@@ -11,7 +11,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -334,7 +334,8 @@ S = TypeVar("S")
 
 
 class Game(Protocol, Generic[S]):
-    """The interface the moderator, the journal and the web layer rely on."""
+    """The interface the moderator, the journal and the web layer rely on (and a record's
+    export, ``companion/played.py``'s ``Recorded``)."""
 
     title: str
     actions: Mapping[str, type[Action]]
@@ -352,9 +353,3 @@ class Game(Protocol, Generic[S]):
     def outcome(self, state: S) -> Outcome | None: ...
 
     def options_json(self, state: S) -> JSON: ...
-
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
-        """The actions as they may be shown to anyone: secrets re-dealt or left out."""
-        ...

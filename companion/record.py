@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +25,7 @@ from companion.game import Action, IllegalAction, MalformedAction, action_from_j
 from companion.games.titles import game_for
 from companion.journal import GameEntry, Journal
 from companion.narration.catalog import Catalog
+from companion.played import Played, Recorded, replayed
 
 FORMAT = "companion"
 VERSION = 2  # 2: the seed is null before the end, hex text after; 1: always an integer
@@ -62,28 +63,50 @@ class Header:
         return NO_SEED if self.seed is None else self.seed
 
 
-def public_header(
-    title: str, actions: Sequence[Action], options: dict[str, Any], seed: int
-) -> Header:
-    """The header of the record of ``actions``: the game's ``public_setup`` (its own options
-    for a game with none, which draws nothing), and its seed only if the game is over."""
-    game = game_for(title)
-    state = game.new(options, seed)
-    for action in actions:
-        state, _ = game.apply(state, action)
-    over = game.outcome(state) is not None
-    public_setup = getattr(game, "public_setup", None)
-    public = dict(options) if public_setup is None else public_setup(actions, options, seed)
-    return Header(title, public, seed if over else None)
+def public_record(
+    game: Recorded[Any], actions: Sequence[Action], options: Mapping[str, Any], seed: int
+) -> list[Action]:
+    """The actions of a game as its record keeps them: the game's ``public_record``."""
+    kept: list[Action] = game.public_record(replayed(game, actions, options, seed))
+    return kept
+
+
+def public_setup(
+    game: Recorded[Any], actions: Sequence[Action], options: Mapping[str, Any], seed: int
+) -> dict[str, Any]:
+    """The options a game's record replays under: its ``public_setup``, or its own options for
+    a game that draws nothing."""
+    return _public_setup(game, replayed(game, actions, options, seed))
+
+
+def _public_setup(game: Recorded[Any], played: Played[Any]) -> dict[str, Any]:
+    setup = getattr(game, "public_setup", None)
+    public: dict[str, Any] = dict(played.options) if setup is None else setup(played)
+    return public
+
+
+def public_header(title: str, played: Played[Any]) -> Header:
+    """The header of the record of ``played``: the game's ``public_setup``, and its seed only
+    if the game is over."""
+    game = _recorded(title)
+    over = game.outcome(played.last) is not None
+    return Header(title, _public_setup(game, played), played.seed if over else None)
 
 
 def export_lines(journal: Journal, entry: GameEntry) -> Iterator[str]:
-    game = game_for(entry.title)
+    """The record of ``entry``, a line at a time: the game replayed once, then redacted."""
+    game = _recorded(entry.title)
     actions = [action_from_json(game.actions, a) for a in journal.actions(entry.id)]
-    kept = game.public_record(actions, entry.options, entry.seed)
-    yield json.dumps(public_header(entry.title, actions, entry.options, entry.seed).to_json())
-    for action in kept:
+    played = replayed(game, actions, entry.options, entry.seed)
+    yield json.dumps(public_header(entry.title, played).to_json())
+    for action in game.public_record(played):
         yield json.dumps(action.to_json())
+
+
+def _recorded(title: str) -> Recorded[Any]:
+    game = game_for(title)
+    assert isinstance(game, Recorded), f"{title}: an engine says what its record keeps"
+    return game
 
 
 def replay(lines: Iterable[str]) -> dict[str, Any]:

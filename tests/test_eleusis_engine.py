@@ -47,7 +47,7 @@ from companion.games.eleusis.state import (
     Uphold,
     sort_cards,
 )
-from companion.record import NO_SEED
+from companion.record import NO_SEED, public_record, public_setup
 from tests import engine_steps as steps
 
 GAME = Eleusis()
@@ -1191,16 +1191,16 @@ def test_every_action_has_a_json_form(action: Action) -> None:
 
 def test_an_exported_digital_game_becomes_physical() -> None:
     options = {"players": 5, "god": "human", "god_seat": 1}
-    header = GAME.public_setup([], options, 1234)
+    header = public_setup(GAME, [], options, 1234)
     assert header["cards"] == "physical"
 
 
 def test_an_exported_companion_game_withholds_the_rule_until_the_end() -> None:
     options = {"players": 4, "rule": RED, "cards": "physical"}
     actions: list[Action] = [TurnCard(card("5H")), PlayCards(0, cs("2S"))]
-    header = GAME.public_setup(actions, options, SEED)
+    header = public_setup(GAME, actions, options, SEED)
     assert header["rule_withheld"] is True and "rule" not in header
-    record = GAME.public_record(actions, options, SEED)
+    record = public_record(GAME, actions, options, SEED)
     assert record == [
         TurnCard(card("5H")),
         Judge(None, True),
@@ -1213,9 +1213,9 @@ def test_an_exported_game_that_is_over_reveals_the_rule() -> None:
     options = {"players": 4, "rule_id": "only-red", "cards": "physical", "hand_size": 1}
     finished = [TurnCard(card("5H")), PlayCards(0, cs("2H"))]
     assert apply(GAME.new(options, SEED), *finished)[0].phase is Phase.OVER
-    header = GAME.public_setup(finished, options, SEED)
+    header = public_setup(GAME, finished, options, SEED)
     assert header["rule_id"] == "only-red" and "rule_withheld" not in header
-    assert GAME.public_record(finished, options, SEED) == finished
+    assert public_record(GAME, finished, options, SEED) == finished
 
 
 def test_replaying_the_public_record_of_a_digital_game_gives_the_same_public_view() -> None:
@@ -1231,9 +1231,9 @@ def test_replaying_the_public_record_of_a_digital_game_gives_the_same_public_vie
         )
         actions.append(action)
         state, _ = GAME.apply(state, action)
-    header = GAME.public_setup(actions, options, SEED)
+    header = public_setup(GAME, actions, options, SEED)
     replay = GAME.new(header, NO_SEED)
-    for action in GAME.public_record(actions, options, SEED):
+    for action in public_record(GAME, actions, options, SEED):
         replay, _ = GAME.apply(replay, action)
     mine, theirs = GAME.public_view(replay), GAME.public_view(state)
     assert {k: v for k, v in mine.items() if k != "options"} == {

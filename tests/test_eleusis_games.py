@@ -46,7 +46,7 @@ from companion.games.eleusis.state import (
     TurnCard,
     Uphold,
 )
-from companion.record import NO_SEED
+from companion.record import NO_SEED, public_record, public_setup
 
 GAME = Eleusis()
 GAMES_PER_MODE = 20
@@ -254,19 +254,19 @@ def check_legal_actions(rng: random.Random, state: EleusisState) -> None:
 
 
 def check_public_record(actions: list[Action], options: dict[str, Any], seed: int) -> None:
-    header = GAME.public_setup(actions, options, seed)
+    header = public_setup(GAME, actions, options, seed)
     state = GAME.new(options, seed)
     for action in actions:
         state, _ = GAME.apply(state, action)
     replay = GAME.new(header, NO_SEED)
-    for action in GAME.public_record(actions, options, seed):
+    for action in public_record(GAME, actions, options, seed):
         replay, _ = GAME.apply(replay, action)
     mine, theirs = GAME.public_view(replay), GAME.public_view(state)
     assert {k: v for k, v in mine.items() if k != "options"} == {
         k: v for k, v in theirs.items() if k != "options"
     }
     text = json.dumps(header) + json.dumps(
-        [a.to_json() for a in GAME.public_record(actions, options, seed)]
+        [a.to_json() for a in public_record(GAME, actions, options, seed)]
     )
     if state.phase is not Phase.OVER and state.rule_info is not None:
         assert state.rule_info.text not in text

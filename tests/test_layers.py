@@ -20,6 +20,7 @@ ENGINE_MAY_USE = {
     "companion.chance",
     "companion.seat_input",
     "companion.json_file",
+    "companion.played",
 }
 
 

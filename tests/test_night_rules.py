@@ -31,6 +31,7 @@ from companion.games.night.state import (
     WriteScore,
 )
 from companion.games.sand import PauseHourglass, ResumeHourglass
+from companion.record import public_record
 
 GAME = Night()
 play = functools.partial(steps.play, GAME)
@@ -437,7 +438,7 @@ def test_a_malformed_die_is_refused_before_the_engine(die_json):
 def test_nothing_is_secret_at_game_night():
     state, _ = play(new(3), ReadDice(THREE), PickStarter())
     assert GAME.private_view(state, 0) == {}
-    assert GAME.public_record([PickStarter()], {"players": 3}, 7) == [PickStarter()]
+    assert public_record(GAME, [PickStarter()], {"players": 3}, 7) == [PickStarter()]
 
 
 def test_every_refusal_has_its_sentence_in_both_languages():

@@ -61,6 +61,7 @@ from companion.games.oraklos.state import (
     TakeMarker,
     ThrowDice,
 )
+from companion.record import public_record
 
 # Seeded games per mode: the referee costs some milliseconds a throw (more in Antipodes, where
 # holes are sacred), and the whole file must stay fast.
@@ -502,7 +503,7 @@ def play_games(mode: str, games: int, table: bool) -> Counter[str]:
         )
         reasons[state.outcome.reason.value] += 1
         check_replay(actions, states)
-        record = GAME.public_record(actions, GAME.options_json(states[0]), states[0].seed)
+        record = public_record(GAME, actions, GAME.options_json(states[0]), states[0].seed)
         assert record == actions
     assert sum(reasons.values()) == games
     return seen
@@ -537,7 +538,7 @@ def test_an_unfinished_game_drops_the_cup_not_yet_thrown_from_its_record() -> No
             break
     else:
         pytest.fail("no cup being filled in that game")
-    kept = GAME.public_record(actions[:cut], GAME.options_json(state), state.seed)
+    kept = public_record(GAME, actions[:cut], GAME.options_json(state), state.seed)
     pending = actions[len(kept) : cut]
     assert kept == actions[: len(kept)]
     assert pending and all(isinstance(a, FillCup) for a in pending)

@@ -42,6 +42,7 @@ from companion.games.oraklos.state import (
     Ties,
 )
 from companion.games.titles import game_for
+from companion.record import public_record
 from tests import engine_steps as steps
 
 GAME = Oraklos()
@@ -990,7 +991,7 @@ def test_the_public_record_keeps_thrown_fills_and_drops_a_cup_not_yet_thrown() -
     pending = FillCup(1, red=4, yellow=2)
     actions = [*fills, throw, EndSearch(), *back]
     assert state.filler == 1
-    record = GAME.public_record([*actions, pending], opts, SEED)
+    record = public_record(GAME, [*actions, pending], opts, SEED)
     assert record == actions
 
 

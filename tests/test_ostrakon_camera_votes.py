@@ -45,6 +45,7 @@ from companion.games.ostrakon.state import (
 from companion.journal import Journal
 from companion.moderator import NoGame, Table
 from companion.narration import Catalog
+from companion.record import public_record
 from companion.seat_input import Button, Press
 from desks.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tessons_of
 from tests import engine_steps as steps
@@ -350,7 +351,7 @@ def test_the_camera_actions_survive_their_json_form() -> None:
 def test_the_public_record_of_a_camera_game_is_the_game_itself() -> None:
     actions: list[Action] = [Ask(0), TessonLaid(4), VotesLaid(), shown("WWWBBBBW")]
     options = {"players": 8, "pile": list(range(8)), "votes": "camera"}
-    record = GAME.public_record(actions, options, SEED)
+    record = public_record(GAME, actions, options, SEED)
     assert record == actions
 
 

@@ -37,6 +37,7 @@ from companion.games.ostrakon.state import (
     Termination,
     Vote,
 )
+from companion.record import public_record
 
 GAMES_PER_COUNT = 30
 GAME = Ostrakon()
@@ -190,7 +191,7 @@ def play_game(
         assert replayed == state
     elif seed % 3 == 1:  # the record anyone may see: the same game to everyone's eyes
         shown = GAME.new(options, seed)
-        for action in GAME.public_record(actions, options, seed):
+        for action in public_record(GAME, actions, options, seed):
             shown, _ = GAME.apply(shown, action)
         assert GAME.public_view(shown) == GAME.public_view(state)
     return subjects
@@ -241,12 +242,12 @@ def test_random_games_with_few_subjects_reshuffle_all_the_cards() -> None:
 def test_a_public_record_cut_in_the_middle_of_a_vote_leaves_the_open_turn_out() -> None:
     state = GAME.new({"players": 6, "pile": [0, 1, 2, 3, 4, 5]}, 3)
     actions: list[Action] = [Ask(0), Vote(1, True), Vote(2, False), Vote(1, False)]
-    record = GAME.public_record(actions, {"players": 6, "pile": [0, 1, 2, 3, 4, 5]}, 3)
+    record = public_record(GAME, actions, {"players": 6, "pile": [0, 1, 2, 3, 4, 5]}, 3)
     assert record == [Ask(0)]
     for action in actions:
         state, _ = GAME.apply(state, action)
     actions += [Vote(0, False), Vote(3, True), Vote(4, True), Vote(5, False)]
-    record = GAME.public_record(actions, {"players": 6, "pile": [0, 1, 2, 3, 4, 5]}, 3)
+    record = public_record(GAME, actions, {"players": 6, "pile": [0, 1, 2, 3, 4, 5]}, 3)
     assert record == [Ask(0), Vote(1, False), Vote(2, False), *actions[4:]]
 
 
@@ -275,7 +276,7 @@ def test_the_public_record_never_tells_an_oracle_askers_first_tesson() -> None:
     ]
     for action in turn:
         state, _ = GAME.apply(state, action)
-    record = GAME.public_record([*actions, *turn], options, 3)
+    record = public_record(GAME, [*actions, *turn], options, 3)
     told = record[len(actions) :]
     assert Vote(asker, True) in told and Flip(asker, False) in told
     assert Vote(asker, False) not in told and Flip(asker, True) not in told

@@ -35,7 +35,7 @@ from companion.journal import Journal
 from companion.moderator import Step, Table, public_snapshot, undo_view
 from companion.narration import Catalog
 from companion.narration import resistance as narration
-from companion.record import NO_SEED
+from companion.record import NO_SEED, public_record, public_setup
 from companion.said import NARRATION_KEPT
 from web.sse import sse_message
 
@@ -325,9 +325,9 @@ def play_one_with_plot(players: int, seed: int) -> None:
         replayed, _ = GAME.apply(replayed, action_from_json(GAME.actions, data))
         assert replayed == states[step], f"replay differs at action {step} (seed {seed})"
 
-    header = GAME.public_setup(actions, options, seed)
+    header = public_setup(GAME, actions, options, seed)
     public_replay = GAME.new(header, NO_SEED)
-    for action in GAME.public_record(actions, options, seed):
+    for action in public_record(GAME, actions, options, seed):
         public_replay, _ = GAME.apply(public_replay, action)
     mine, theirs = GAME.public_view(public_replay), GAME.public_view(running.state)
     assert {k: v for k, v in mine.items() if k != "options"} == {

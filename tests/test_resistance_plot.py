@@ -42,7 +42,7 @@ from companion.games.resistance.state import (
 )
 from companion.narration import resistance as narration
 from companion.narration.catalog import Catalog
-from companion.record import NO_SEED
+from companion.record import NO_SEED, public_record, public_setup
 from tests import engine_steps as steps
 
 GAME = Resistance()
@@ -930,9 +930,9 @@ def test_the_public_record_replays_to_the_same_public_view_at_every_step(players
         states, _, actions, options = random_game(players, seed * 10 + players, digital=True)
         for stop in range(0, len(actions) + 1, 3):
             done = actions[:stop]
-            header = GAME.public_setup(done, options, seed * 10 + players)
+            header = public_setup(GAME, done, options, seed * 10 + players)
             replayed = GAME.new(header, NO_SEED)
-            for action in GAME.public_record(done, options, seed * 10 + players):
+            for action in public_record(GAME, done, options, seed * 10 + players):
                 replayed, _ = GAME.apply(replayed, action)
             assert comparable(GAME.public_view(replayed)) == comparable(
                 GAME.public_view(states[stop])
@@ -941,19 +941,19 @@ def test_the_public_record_replays_to_the_same_public_view_at_every_step(players
 
 def test_the_public_setup_hides_the_identities_and_names_the_draws() -> None:
     states, _, actions, options = random_game(8, 4, digital=True)
-    header = GAME.public_setup(actions, options, 4)
+    header = public_setup(GAME, actions, options, 4)
     assert header["identities"] == "physical"
     plot = states[-1].plot
     assert plot is not None
     assert header["plot_draws"] == [c.value for c in plot.drawn_log]
     plain = {"players": 5, "targeting": False}
-    assert GAME.public_setup([], plain, 9) == plain  # the base game keeps its own
+    assert public_setup(GAME, [], plain, 9) == plain  # the base game keeps its own
 
 
 def test_the_public_record_keeps_no_private_information() -> None:
     for seed in range(10):
         states, _, actions, options = random_game(6 + seed % 5, seed, digital=True)
-        record = GAME.public_record(actions, options, seed)
+        record = public_record(GAME, actions, options, seed)
         text = str([a.to_json() for a in record])
         assert "identity" not in text and "learned" not in text
         # every resolved mission's cards are re-dealt: successes first, but for the face-up one

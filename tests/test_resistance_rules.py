@@ -22,6 +22,7 @@ from companion.games.resistance.state import (
 )
 from companion.games.resistance.tables import CYLONS
 from companion.narration.catalog import Catalog
+from companion.record import public_record
 from tests import engine_steps as steps
 
 GAME = Resistance()
@@ -118,7 +119,7 @@ def recorded(
     """Play the actions from a fresh game; return the final state and the public record."""
     actions = list(actions)
     state, _ = play(GAME.new(options(players, **more), seed=3), *actions)
-    return state, GAME.public_record(actions, options(players, **more), 3)
+    return state, public_record(GAME, actions, options(players, **more), 3)
 
 
 # -- setting up -----------------------------------------------------------------------------------
@@ -844,7 +845,7 @@ def test_replaying_the_public_record_gives_the_same_public_view(targeting: bool)
     for stage in (rejected, failed, succeeded, succeeded_again, won):
         actions += stage
         state, _ = play(start, *actions)
-        record = GAME.public_record(actions, GAME.options_json(state), state.seed)
+        record = public_record(GAME, actions, GAME.options_json(state), state.seed)
         replayed, _ = play(start, *record)
         assert GAME.public_view(replayed) == GAME.public_view(state)
     assert GAME.outcome(state) is not None

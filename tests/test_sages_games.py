@@ -21,6 +21,7 @@ from companion.games.sages.board import Side, Square, cite, in_kingdom, name, pa
 from companion.games.sages.engine import Sages
 from companion.games.sages.state import MoveSage, Phase, Place, SagesState, TimeUp
 from companion.games.titles import game_for
+from companion.record import public_record
 
 GAME = Sages()
 ACTIONS_PER_GAME = 300
@@ -168,7 +169,7 @@ def check_over(
     assert caught.value.code == "game_over"
     assert GAME.public_view(state)["winner"] in (0, 1)
     replayed = GAME.new(options, seed)
-    for action in GAME.public_record(record, options, seed):
+    for action in public_record(GAME, record, options, seed):
         replayed, _ = GAME.apply(replayed, action)
     assert replayed == state, "replaying the record gives the same match"
 

@@ -145,6 +145,7 @@ from companion.games.eleusis.state import (
     cards_json,
     sort_cards,
 )
+from companion.played import Played
 
 Step = tuple[EleusisState, list[Event]]
 T = TypeVar("T")
@@ -1237,17 +1238,7 @@ class Eleusis:
 
     # -- records --------------------------------------------------------------------------------
 
-    def _replay(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> EleusisState:
-        state = self.new(options, seed)
-        for action in actions:
-            state, _ = self.apply(state, action)
-        return state
-
-    def public_setup(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> JSON:
+    def public_setup(self, played: Played[EleusisState]) -> JSON:
         """The options an exported record's header carries, for ``public_record``: under them
         the record replays with no seed (``companion/record.py``).
 
@@ -1256,12 +1247,12 @@ class Eleusis:
         companion's verdicts), and revealed after (``rule`` as typed, or the library's
         ``rule_id``). A human God's game with physical cards hides nothing.
         """
-        opts = Options.from_json(options)
+        opts = Options.from_json(played.options)
         public = opts
         if opts.digital:
             public = dataclasses.replace(public, cards=CardMode.PHYSICAL)
         if opts.god is God.COMPANION and not opts.rule_withheld:
-            end = self._replay(actions, options, seed)
+            end = played.last
             info = end.rule_info
             if end.phase is Phase.OVER and info is not None:
                 public = dataclasses.replace(
@@ -1275,12 +1266,10 @@ class Eleusis:
                     public, rule=None, rule_id=None, level=None, rule_withheld=True
                 )
         if public == opts:
-            return dict(options)
+            return dict(played.options)
         return public.to_json()
 
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
+    def public_record(self, played: Played[EleusisState]) -> list[Action]:
         """The game's actions with no secret in them, to replay under ``public_setup``.
 
         Digital cards: the starter cards the companion turned become ``TurnCard`` actions, and a
@@ -1289,16 +1278,15 @@ class Eleusis:
         companion gave is written as the action a God with no seat would take: ``Judge`` after
         a starter card or a play, ``Overturn`` or ``Uphold`` after the prophet's verdict.
         """
-        state = self.new(options, seed)
-        opts = state.options
-        withhold = False
-        if opts.god is God.COMPANION and state.rule is not None:
-            withhold = self._replay(actions, options, seed).phase is not Phase.OVER
-        out = self._record_starter(state, withhold)
-        for action in actions:
-            before = state
-            state, _ = self.apply(state, action)
-            out.extend(self._record(action, before, state, withhold))
+        first = played.first
+        withhold = (
+            first.options.god is God.COMPANION
+            and first.rule is not None
+            and played.last.phase is not Phase.OVER
+        )
+        out = self._record_starter(first, withhold)
+        for step in played:
+            out.extend(self._record(step.action, step.before, step.after, withhold))
         return out
 
     @staticmethod

@@ -50,6 +50,7 @@ from companion.games.night.state import (
 )
 from companion.games.night.turns import SECONDS, TurnTimer
 from companion.games.sand import PauseHourglass, ResumeHourglass
+from companion.played import Played
 
 Step = tuple[NightState, list[Event]]
 
@@ -306,22 +307,15 @@ class Night:
     def private_view(self, state: NightState, seat: int) -> JSON:
         return {}  # nothing is secret at game night
 
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
-        return list(actions)
+    def public_record(self, played: Played[NightState]) -> list[Action]:
+        return played.actions  # every draw and throw is made before the table
 
-    def public_setup(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> JSON:
+    def public_setup(self, played: Played[NightState]) -> JSON:
         """The options an exported record's header carries, for ``public_record``: under them
         the record replays with no seed (``companion/record.py``), the seats drawn so far named
         in ``starters``. The seed would tell who starts next."""
-        state = self.new(options, seed)
-        for action in actions:
-            state, _ = self.apply(state, action)
-        public = dataclasses.replace(state.options, starters=tuple(p.seat for p in state.picks))
-        return public.to_json()
+        starters = tuple(p.seat for p in played.last.picks)
+        return dataclasses.replace(played.last.options, starters=starters).to_json()
 
 
 def pick(seed: int, number: int, among: Sequence[int]) -> int:

@@ -126,6 +126,7 @@ from companion.games.oraklos.state import (
     ThrowDice,
     Ties,
 )
+from companion.played import Held, Played
 
 Step = tuple[OraklosState, list[Event]]
 T = TypeVar("T")
@@ -1043,45 +1044,34 @@ class Oraklos:
         view["my_supply"] = state.supplies[seat].to_json() if has_supply else None
         return view
 
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
+    def public_record(self, played: Played[OraklosState]) -> list[Action]:
         """The game's actions with no secret in them, for an exported record.
 
         A seat's cup filling is kept once the dice are thrown (every supply is then in front of
         its owner again, so the table can count what each put in), just before the throw; the
         fillings of a cup not yet thrown are left out.
         """
-        state = self.new(options, seed)
         out: list[Action] = []
-        pending: list[Action] = []
-        for action in actions:
-            before = state
-            state, _ = self.apply(state, action)
-            if isinstance(action, FillCup):
-                pending.append(action)
+        fillings = Held()
+        for step in played:
+            if isinstance(step.action, FillCup):
+                fillings.hold(step.action)
                 continue
-            if isinstance(action, ThrowDice) and before.phase is Phase.THROW:
-                out.extend(pending)
-                pending = []
-            out.append(action)
+            if isinstance(step.action, ThrowDice) and step.before.phase is Phase.THROW:
+                out.extend(fillings.release())
+            out.append(step.action)
         return out
 
-    def public_setup(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> JSON:
+    def public_setup(self, played: Played[OraklosState]) -> JSON:
         """The options an exported record's header carries, for ``public_record``: under them
         the record replays with no seed (``companion/record.py``). With a dealt deck, the wish
         cards dealt so far are named in ``dealt``, in the order dealt (every card dealt lies face
         up); the order of the cards still in the deck is not in the record."""
-        opts = Options.from_json(options)
+        opts = Options.from_json(played.options)
         if opts.drawn:
-            return dict(options)
-        state = self.new(options, seed)
-        for action in actions:
-            state, _ = self.apply(state, action)
-        deck = self._shuffled(opts, seed)
-        dealt = tuple(deck[: len(deck) - len(state.deck)])
+            return dict(played.options)
+        deck = self._shuffled(opts, played.seed)
+        dealt = tuple(deck[: len(deck) - len(played.last.deck)])
         return dataclasses.replace(opts, dealt=dealt).to_json()
 
     @staticmethod

@@ -81,7 +81,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from typing import Any, TypeVar
 
 from companion.chance import draws
@@ -109,6 +109,7 @@ from companion.games.ostrakon.state import (
 )
 from companion.games.ostrakon.subjects import SubjectDeck
 from companion.games.ostrakon.tables import TEMPLE, start_square
+from companion.played import Held, Played
 
 Step = tuple[OstrakonState, list[Event]]
 T = TypeVar("T")
@@ -993,9 +994,7 @@ class Ostrakon:
         view["may_claim_disciple"] = inside and self.disciple_refusal(state, seat) is None
         return view
 
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
+    def public_record(self, played: Played[OstrakonState]) -> list[Action]:
         """The game's actions with no secret in them, for an exported record.
 
         A turn's votes are kept once every tesson is face up, each seat's last vote only, in
@@ -1005,51 +1004,44 @@ class Ostrakon:
 
         With votes by camera every action is public (a tesson is entered only once shown).
         """
-        state = self.new(options, seed)
-        if state.options.camera:
-            return list(actions)
+        if played.first.options.camera:
+            return played.actions
         out: list[Action] = []
-        votes: dict[int, bool] = {}  # seat -> last vote; a dict keeps first-vote order
-        held: list[Action] = []
-        for action in actions:
-            before = state
-            state, _ = self.apply(state, action)
+        votes, asking = Held(), Held()
+        for step in played:
+            action = step.action
             if isinstance(action, Vote):
-                votes[action.seat] = action.white
+                votes.hold(action, key=action.seat)
             elif isinstance(action, Name | Flip):
-                held.append(action)
+                asking.hold(action)
             else:
                 out.append(action)
-            result = state.last_result
-            if result is None or result is before.last_result:
+            result = step.after.last_result
+            if result is None or result is step.before.last_result:
                 continue
             oracle = result.rule is DayRule.ORACLE
-            for seat, white in votes.items():
-                final = result.votes[seat] if oracle and seat == result.asker else white
-                out.append(Vote(seat, final))
-            for kept in held:
+            for vote in votes.release():
+                assert isinstance(vote, Vote)
+                final = oracle and vote.seat == result.asker
+                out.append(Vote(vote.seat, result.votes[vote.seat]) if final else vote)
+            for kept in asking.release():
                 out.append(Flip(kept.seat, False) if oracle and isinstance(kept, Flip) else kept)
-            votes, held = {}, []
         return out
 
-    def public_setup(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> JSON:
+    def public_setup(self, played: Played[OstrakonState]) -> JSON:
         """The options an exported record's header carries, for ``public_record``: under them
         the record replays with no seed (``companion/record.py``). The starting pile (public
         from the start) is named in ``pile``, and the subjects drawn so far (each shown as the
         next subject when drawn) in ``subject_draws``; the order of the subject cards still in
         the deck is not in the record."""
-        opts = Options.from_json(options)
-        state = self.new(options, seed)
-        drawn = [state.subject, state.next_subject]
-        for action in actions:
-            state, _ = self.apply(state, action)
-            if len(drawn) < state.turn + 1:
-                drawn.append(state.next_subject)
-        assert len(drawn) == state.turn + 1, "one subject is drawn a turn"
+        opts = Options.from_json(played.options)
+        drawn = [played.first.subject, played.first.next_subject]
+        for step in played:
+            if len(drawn) < step.after.turn + 1:
+                drawn.append(step.after.next_subject)
+        assert len(drawn) == played.last.turn + 1, "one subject is drawn a turn"
         return dataclasses.replace(
-            opts, pile=self._pile(opts, seed), subject_draws=tuple(drawn)
+            opts, pile=self._pile(opts, played.seed), subject_draws=tuple(drawn)
         ).to_json()
 
 

@@ -140,6 +140,7 @@ from companion.games.resistance.tables import (
     fails_needed,
     squad_size,
 )
+from companion.played import Held, Played
 
 PLOT_PHASES = (Phase.PLOT_HAND, Phase.PLOT_IMMEDIATE, Phase.PLOT_WINDOW)
 
@@ -1104,9 +1105,7 @@ class Resistance:
         view["learned"] = [k.to_json() for k in knowledge if k.viewer == seat]
         return view
 
-    def public_setup(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> JSON:
+    def public_setup(self, played: Played[ResistanceState]) -> JSON:
         """The options an exported record's header carries, for ``public_record``: under them
         the record replays with no seed (``companion/record.py``).
 
@@ -1115,20 +1114,16 @@ class Resistance:
         drawn so far named in ``plot_draws`` (the deck's contents and size are the game's; its
         hidden order is not in the record).
         """
-        opts = Options.from_json(options)
+        opts = Options.from_json(played.options)
         if not opts.plot and opts.identities is Identities.PHYSICAL:
-            return dict(options)
-        state = self.new(options, seed)
-        for action in actions:
-            state, _ = self.apply(state, action)
+            return dict(played.options)
         public = dataclasses.replace(opts, identities=Identities.PHYSICAL)
-        if state.plot is not None:
-            public = dataclasses.replace(public, plot_draws=state.plot.drawn_log)
+        plot = played.last.plot
+        if plot is not None:
+            public = dataclasses.replace(public, plot_draws=plot.drawn_log)
         return public.to_json()
 
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
+    def public_record(self, played: Played[ResistanceState]) -> list[Action]:
         """The game's actions with no secret in them, for an exported record.
 
         Votes are kept once revealed (vote cards are shown face up at the table), each seat's
@@ -1140,20 +1135,15 @@ class Resistance:
         Spotlight), kept as played. Plot card plays are public and kept; what they showed to one
         player is in no action. Replay it under ``public_setup``'s options.
         """
-        state = self.new(options, seed)
         out: list[Action] = []
-        pending: dict[int, bool] = {}  # seat -> latest vote; a dict keeps first-vote order
-        for action in actions:
-            before = state
-            state, _ = self.apply(state, action)
+        votes = Held()
+        for before, action, state in ((s.before, s.action, s.after) for s in played):
             if isinstance(action, CastVote):
-                pending[action.seat] = action.approve
+                votes.hold(action, key=action.seat)
                 if state.last_vote is not before.last_vote:
-                    out.extend(CastVote(s, a) for s, a in pending.items())
-                    pending = {}
+                    out.extend(votes.release())
                 elif self.opinion_open(state) and not self.opinion_open(before):
-                    for maker in self.opinion_makers(state):
-                        out.append(CastVote(maker, pending.pop(maker)))
+                    out.extend(votes.take(maker) for maker in self.opinion_makers(state))
             elif isinstance(action, PlayMissionCard):
                 out.extend(self._public_cards(before, state, action))
             else:

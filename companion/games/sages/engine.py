@@ -73,6 +73,7 @@ from companion.games.sages.state import (
     squares_json,
 )
 from companion.games.sand import PauseHourglass, ResumeHourglass, Sand
+from companion.played import Played
 
 Step = tuple[SagesState, list[Event]]
 
@@ -376,10 +377,8 @@ class Sages:
     def private_view(self, state: SagesState, seat: int) -> JSON:
         return {}  # nothing is hidden in this game
 
-    def public_record(
-        self, actions: Sequence[Action], options: Mapping[str, Any], seed: int
-    ) -> list[Action]:
-        return list(actions)  # nothing is hidden in this game
+    def public_record(self, played: Played[SagesState]) -> list[Action]:
+        return played.actions  # nothing is hidden in this game
 
 
 def _round_start(state: SagesState) -> SagesState:
