@@ -62,26 +62,14 @@ ROOT_ENV=() # the environment of every command in the root
 INTERPRETER="" # copied into the root when the kernel does not hold QEMU open (no F flag)
 STEPS=() SECONDS_TAKEN=() RESULTS_OF=() PASSED=no STEP_PID=""
 
-say() { printf '%s\n' "$*"; }
-die() { printf 'emulated_pi.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" # say, die, quietly
 
 usage() {
   sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
   say ""
   say "The log: $LOG by default. Dice photos: ${DEFAULT_PHOTOS[*]} from $PHOTOS_DIR/images"
   say "(DICE_PHOTOS sets that folder; HOST_PYTHON the x86-64 Python that reads them too)."
-}
-
-# Runs a command with its output kept aside; shows it only if the command fails.
-quietly() {
-  local log
-  log=$(mktemp)
-  if ! "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    rm -f "$log"
-    die "failed: $*"
-  fi
-  rm -f "$log"
 }
 
 now_ms() { date +%s%3N; }

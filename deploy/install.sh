@@ -32,23 +32,11 @@ VOICES_FROM="" # --voices=FOLDER: the Piper voices' files, copied from there
 cleanup() { if [ -n "$WORK" ]; then rm -rf "$WORK"; fi; }
 trap cleanup EXIT
 
-say() { printf '%s\n' "$*"; }
-die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=common.sh source-path=SCRIPTDIR
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh" # say, die, quietly
 
 usage() {
   sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
-}
-
-# Runs a command with its output kept aside; shows it only if the command fails.
-quietly() {
-  local log
-  log=$(mktemp)
-  if ! "$@" >"$log" 2>&1; then
-    cat "$log" >&2
-    rm -f "$log"
-    die "failed: $*"
-  fi
-  rm -f "$log"
 }
 
 # True when systemd is the running init (false in a chroot or a container without it).
