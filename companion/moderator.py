@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from companion.at_table import RULES
 from companion.broadcast import Broadcast
 from companion.chance import RECORD_ONLY_OPTIONS, new_seed
 from companion.config import DEFAULT_PAUSES, NAME_LIMIT
@@ -30,7 +31,7 @@ from companion.game import (
     MalformedAction,
     action_from_json,
 )
-from companion.game_rules import RULES, GameRules
+from companion.game_rules import GameRules
 from companion.games.sand import PauseHourglass, ResumeHourglass
 from companion.games.titles import game_for
 from companion.hourglass import Hourglass

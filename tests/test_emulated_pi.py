@@ -73,8 +73,9 @@ def test_it_refuses_without_root() -> None:
         shared = Path(tempfile.mkdtemp(dir="/tmp"))
         shared.chmod(0o755)
         script = shared / SCRIPT.name
-        shutil.copyfile(SCRIPT, script)
-        script.chmod(0o644)
+        for name in (SCRIPT.name, "common.sh"):  # and the file it sources
+            shutil.copyfile(SCRIPT.parent / name, shared / name)
+            (shared / name).chmod(0o644)
     try:
         done = run(*as_nobody, "bash", script)
     finally:

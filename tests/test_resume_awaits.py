@@ -21,8 +21,8 @@ from heard import HeardNarrator, all_said
 from test_oraklos_games import play_game
 from test_oraklos_rules import in_a_line
 
+from companion.at_table import RULES
 from companion.game import Action, AudienceKind, Event, IllegalAction
-from companion.game_rules import RULES
 from companion.games.eleusis.cards import Card
 from companion.games.eleusis.engine import Eleusis
 from companion.games.eleusis.rule_library import by_id

@@ -10,7 +10,7 @@ import pytest
 from heard import HeardNarrator, all_said
 from serving import start_server
 
-from companion.game_rules import RULES
+from companion.at_table import RULES
 from companion.games.ostrakon.controls import Naming
 from companion.games.resistance.state import Card, CastVote, PlayMissionCard, ProposeSquad
 from companion.journal import Journal

@@ -250,8 +250,8 @@ def test_the_companion_answers_a_clicked_move_and_its_sages_are_never_clickable(
     # every render of the board from now on: whose turn, and what may be clicked
     driver.execute_script(
         """window.__sgRenders = [];
-        const draw = Sages.render;
-        Sages.render = (snap) => {
+        const part = GAMES.get("sages"), draw = part.render;  // its part of the page (games.js)
+        part.render = (snap) => {
           draw(snap);
           const board = document.getElementById("sg-board");
           window.__sgRenders.push({turn: board.dataset.turn, clickable: board.dataset.clickable,

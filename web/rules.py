@@ -28,12 +28,13 @@ from typing import Any
 
 from flask import Blueprint, render_template, request
 
+from companion.games.titles import GAMES as TITLES
 from companion.narration.catalog import LANGUAGES, Catalog, french_spacing
 from web.views import language, running_title
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 # the order of the listing: the moderated games, then game night
-GAMES = ("resistance", "oraklos", "ostrakon", "eleusis", "sages", "night")
+GAMES = tuple(TITLES)  # each has its summary in web/rules/<lang>/<game>.md
 SECTIONS = ("game", "round", "win", "companion")
 
 _HEADING = re.compile(r"^##\s+(.+?)\s*\{#([a-z][a-z0-9_-]*)\}\s*$")

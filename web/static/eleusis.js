@@ -829,3 +829,11 @@ const Eleusis = (() => {
 
   return { render: renderBoard, setupHost, options, started, refused, seat: renderSeat, parseCards };
 })();
+
+registerGame("eleusis", {
+  render: Eleusis.render,
+  options: Eleusis.options,
+  setupHost: Eleusis.setupHost,
+  started: Eleusis.started,  // the secret rule leaves the page
+  refused: Eleusis.refused,
+});

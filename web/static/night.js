@@ -796,3 +796,10 @@ const Night = (() => {
 
   return { render, options, setupHost, seatTurn, seatStatus };
 })();
+
+registerGame("night", {
+  buttons: true,  // A on any seat passes the turn timer's turn
+  render: Night.render,
+  options: Night.options,
+  setupHost: Night.setupHost,
+});

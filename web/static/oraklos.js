@@ -913,3 +913,38 @@ async function readThrow() {
     button.textContent = t("read_throw");
   }
 }
+
+// -- host: the new-game options ---------------------------------------------------------------------
+
+function oraklosOptions(data) {
+  return {
+    players: Number(data.get("oraklos_players")),
+    mode: data.get("mode"),
+    first_player: Number(data.get("first_player")) - 1,
+    deck: data.get("deck"),
+    fills: data.get("fills"),
+    claims: data.get("claims"),
+    either_direction: data.get("either_direction") === "on",
+    ties: data.get("ties"),
+  };
+}
+
+// The cup is filled only in the standard game: its filling's choice shows only then.
+function setupOraklosOptions() {
+  const form = $("new-game");
+  if (!form) return;
+  const mode = () => {
+    form.elements.fills.closest("label").hidden = form.elements.mode.value !== "standard";
+  };
+  form.elements.mode.addEventListener("change", mode);
+  mode();
+}
+
+registerGame("oraklos", {
+  render: renderOraklos,
+  options: oraklosOptions,
+  setupHost() {
+    setupOraklosHost();
+    setupOraklosOptions();
+  },
+});

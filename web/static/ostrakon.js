@@ -497,3 +497,17 @@ const Ostrakon = (() => {
 
   return { render: renderBoard, setupHost };
 })();
+
+// Votes by the seat buttons (the default, sent as nothing) or read from the tessons by the camera.
+function ostrakonOptions(data) {
+  const options = { players: Number(data.get("ostrakon_players")) };
+  if (data.get("votes") === "camera") options.votes = "camera";
+  return options;
+}
+
+registerGame("ostrakon", {
+  buttons: true,
+  render: Ostrakon.render,
+  options: ostrakonOptions,
+  setupHost: Ostrakon.setupHost,
+});

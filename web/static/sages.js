@@ -551,3 +551,5 @@ const Sages = (() => {
 
   return { render, options, setupHost, seatStatus, act };
 })();
+
+registerGame("sages", { render: Sages.render, options: Sages.options, setupHost: Sages.setupHost });

@@ -103,109 +103,19 @@ function render(snap) {
   document.body.dataset.revision = snap.revision;
 
   const s = snap.state;
-  const oraklos = !!s && snap.game === "oraklos";
-  const ostrakon = !!s && snap.game === "ostrakon";
-  const eleusis = !!s && snap.game === "eleusis";
-  const sages = !!s && snap.game === "sages";
-  const night = !!s && snap.game === "night";
+  const part = s ? GAMES.get(snap.game) : undefined;  // the running game's part (games.js)
   document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
   renderEnding(snap);
-  $("game").hidden = !s || oraklos || ostrakon || eleusis || sages || night;
-  $("oraklos").hidden = !oraklos;
-  $("ostrakon").hidden = !ostrakon;
-  $("eleusis").hidden = !eleusis;
-  $("sages").hidden = !sages;
-  $("night").hidden = !night;
-  // Oraklos, Eleusis and Les 7 Sages are played on the pages, not the buttons
-  if ($("panel")) $("panel").hidden = oraklos || eleusis || sages;
-  if (!s) return;
-  if (oraklos) {
-    renderOraklos(snap);
-    return;
-  }
-  if (eleusis) {
-    Eleusis.render(snap);
-    return;
-  }
-  if (sages) {
-    Sages.render(snap);
-    return;
-  }
-  if (night) {
-    Night.render(snap);
-    renderPanel(s, names);
-    return;
-  }
-  if (ostrakon) {
-    Ostrakon.render(snap);
-    renderPanel(s, names);
-    return;
-  }
-  renderResistance(snap, s, name);
+  for (const each of GAMES.values()) $(each.board).hidden = each !== part;
+  // the virtual button panel, for the games played with the buttons
+  if ($("panel")) $("panel").hidden = !!part && !part.buttons;
+  if (!part) return;
+  part.render(snap);
+  if (part.buttons) renderPanel(s, names);
 }
 
-function renderResistance(snap, s, name) {
-  const names = snap.names || [];
-  $("phase").textContent = t("phase_" + s.phase);
-  $("commander").textContent = name(s.commander);
-  const missions = $("missions");
-  missions.replaceChildren(...s.missions.map((m) => {
-    const li = el("li", "mission " + (m.result || (m.number === s.mission ? "current" : "")));
-    li.append(el("span", "number", m.number), el("span", "size", t("squad_of", { size: m.size })));
-    if (m.fails_needed === 2) li.append(el("span", "two", t("two_fails")));
-    if (m.result) li.append(el("span", "counts", `✔ ${m.successes} ✘ ${m.fails}`));
-    return li;
-  }));
-  const rejections = $("rejections");
-  rejections.replaceChildren(...[1, 2, 3, 4, 5].map((i) =>
-    el("span", "token" + (i <= s.rejections ? " used" : ""), i)));
-  // the squad proposed, or the one being named with the buttons (said aloud as it is named)
-  const naming = snap.naming && s.phase === "propose" ? snap.naming : null;
-  const named = s.squad.length ? s.squad : (naming ? naming.members : []);
-  $("squad").textContent = named.map(name).join(", ");
-  $("naming").textContent = !naming ? ""
-    : naming.mission === null && naming.offered !== null ? t("mission_offered", { mission: naming.offered })
-    : named.length && naming.mission !== null
-      ? t("squad_being_named", { count: named.length, size: s.missions[naming.mission - 1].size }) : "";
-
-  const seats = $("seats");
-  seats.replaceChildren(...names.map((n, seat) => {
-    const li = el("li", "seat", n);
-    li.id = "seat-" + seat;
-    if (seat === s.commander) li.classList.add("commander");
-    if (s.squad.includes(seat)) li.classList.add("on-squad");
-    if (s.voted.includes(seat)) li.append(el("span", "badge voted", t("voted")));
-    if (s.played.includes(seat)) li.append(el("span", "badge played", t("played")));
-    Plot.held(li, s, seat);
-    return li;
-  }));
-  Plot.render($("plot-board"), s, name);
-  if (HOST) {
-    const seat = Plot.decider(s);
-    Plot.controls($("plot-controls"), s, seat, name, hostAct, seat === null ? "" : t("plot_for", { seat: name(seat) }));
-  }
-
-  const lastVote = $("last-vote");
-  lastVote.replaceChildren();
-  if (s.last_vote) {
-    lastVote.append(el("h2", "", `${t("last_vote")} — ${t("mission")} ${s.last_vote.mission}`));
-    const list = el("ul", "votes");
-    s.last_vote.approvals.forEach((yes, seat) =>
-      list.append(el("li", yes ? "yes" : "no", `${name(seat)}: ${t(yes ? "yes" : "no")}`)));
-    const verdict = s.last_vote.approved ? "approved" : "rejected";
-    lastVote.append(list, el("p", "verdict " + verdict,
-      t("vote_" + verdict, { yes: s.last_vote.yes, no: s.last_vote.no })));
-  }
-  const outcome = $("outcome");
-  outcome.hidden = !s.outcome;
-  if (s.outcome) {
-    outcome.textContent = t("winner_" + s.outcome.winner);
-    outcome.className = "outcome " + s.outcome.winner;
-  }
-  renderPanel(s, names);
-}
 
 // The host page's virtual button panel (simulation): the players' names, only this game's seats.
 function renderPanel(s, names) {
@@ -312,90 +222,9 @@ function keepLanguage(value) {
   }
 }
 
-function resistanceOptions(data) {
-  const plot = data.get("plot") === "on";
-  return {
-    players: Number(data.get("players")),
-    ...firstCommander(data),
-    targeting: data.get("targeting") === "on",
-    isolated_cylons: data.get("isolated_cylons") === "on",
-    identities: data.get("identities"),
-    plot,
-    ...(plot ? { strong_leader: data.get("strong_leader") } : {}),
-    ...plotDeck(data),
-  };
-}
 
-// The seed's first Commandant: the seats of the character cards William Adama, Laura Roslin, Saul
-// Tigh, Lee Adama and Gaius Baltar ("—": nobody holds it), the engine gives the command to the
-// first present; or a seat the host chooses.
-const CHARACTERS = ["william_adama", "laura_roslin", "saul_tigh", "lee_adama", "gaius_baltar"];
-function firstCommander(data) {
-  if (data.get("first_commander_by") !== "characters") {
-    return { first_commander: Number(data.get("first_commander")) - 1 };
-  }
-  const characters = {};
-  for (const character of CHARACTERS) {
-    const seat = String(data.get("character_" + character) || "");
-    if (seat) characters[character] = Number(seat) - 1;
-  }
-  return { characters };
-}
 
-// Under 7 players Le Plan uses 10 of the 15 plot cards: the engine's default ten, or those the
-// host counts out (the numbers on the right side of the printed cards say which).
-function plotCards(data) {
-  const cards = [];
-  for (const [key, value] of data.entries()) {
-    if (key.startsWith("plot_card_")) {
-      for (let n = 0; n < Number(value); n++) cards.push(key.slice("plot_card_".length));
-    }
-  }
-  return cards;
-}
-function plotDeck(data) {
-  return data.get("plot") === "on" && Number(data.get("players")) < 7 && data.get("plot_deck") === "chosen"
-    ? { plot_deck: plotCards(data) } : {};
-}
 
-// A plot card handed or played from the host page, for the seat whose turn it is.
-async function hostAct(action) {
-  $("plot-error").textContent = "";
-  try {
-    render(await post("/api/act", action));
-  } catch (error) {
-    $("plot-error").textContent = error.message;
-  }
-}
-
-function oraklosOptions(data) {
-  return {
-    players: Number(data.get("oraklos_players")),
-    mode: data.get("mode"),
-    first_player: Number(data.get("first_player")) - 1,
-    deck: data.get("deck"),
-    fills: data.get("fills"),
-    claims: data.get("claims"),
-    either_direction: data.get("either_direction") === "on",
-    ties: data.get("ties"),
-  };
-}
-
-// Votes by the seat buttons (the default, sent as nothing) or read from the tessons by the camera.
-function ostrakonOptions(data) {
-  const options = { players: Number(data.get("ostrakon_players")) };
-  if (data.get("votes") === "camera") options.votes = "camera";
-  return options;
-}
-
-const GAME_OPTIONS = {
-  resistance: resistanceOptions,
-  oraklos: oraklosOptions,
-  ostrakon: ostrakonOptions,
-  eleusis: (data) => Eleusis.options(data),
-  sages: (data) => Sages.options(data),
-  night: (data) => Night.options(data),
-};
 
 // The end of the game: who won and why (what the narrator said), the identities the end reveals
 // (digital) or the call to turn the cards over (physical), a short summary. The snapshot carries
@@ -472,7 +301,7 @@ function setupHost() {
   if (form) {
     const choose = () => {
       const game = form.elements.game.value;
-      for (const title of Object.keys(GAME_OPTIONS)) {
+      for (const title of GAMES.keys()) {
         const id = title + "-options", shown = game === title;
         $(id).hidden = !shown;
         $(id).disabled = !shown;  // a disabled fieldset's fields are left out of the form's data
@@ -491,28 +320,6 @@ function setupHost() {
       }
     };
     form.elements.names.addEventListener("input", followNames);
-    const plotShown = () => {  // Le Plan's choices; its deck is chosen only under 7 players
-      const plot = form.elements.plot.checked;
-      $("strong-leader-box").hidden = !plot;
-      $("plot-deck-box").hidden = !plot || Number(form.elements.players.value) >= 7;
-      $("plot-cards-box").hidden = $("plot-deck-box").hidden || form.elements.plot_deck.value !== "chosen";
-      $("plot-cards-count").textContent = `${plotCards(new FormData(form)).length} / 10`;
-    };
-    for (const name of ["plot", "players", "plot_deck"]) form.elements[name].addEventListener("change", plotShown);
-    $("plot-cards-box").addEventListener("input", plotShown);
-    plotShown();
-    const commanderShown = () => {  // the character cards, or the host's seat
-      const byCharacters = form.elements.first_commander_by.value === "characters";
-      $("characters-box").hidden = !byCharacters;
-      $("first-commander-box").hidden = byCharacters;
-    };
-    form.elements.first_commander_by.addEventListener("change", commanderShown);
-    commanderShown();
-    const mode = () => {  // the cup is filled only in the standard game
-      form.elements.fills.closest("label").hidden = form.elements.mode.value !== "standard";
-    };
-    form.elements.mode.addEventListener("change", mode);
-    mode();
     const language = form.elements.language;
     language.value = chosenLanguage() || language.value;
     language.addEventListener("change", () => {
@@ -525,12 +332,12 @@ function setupHost() {
       if (start.disabled) return;  // one game per click: this click's request is under way
       const data = new FormData(form);
       const names = String(data.get("names") || "").split("\n").map((n) => n.trim()).filter(Boolean);
-      const game = data.get("game");
+      const game = data.get("game"), part = GAMES.get(game);
       const body = {
         game,
         language: data.get("language"),
         names,
-        options: (GAME_OPTIONS[game] || resistanceOptions)(data),
+        options: part.options(data),
         request: requestKey(),
       };
       keepLanguage(body.language);
@@ -546,10 +353,10 @@ function setupHost() {
           if (!window.confirm(`${error.message}\n\n${t("replace_confirm", { game: error.data.running.game })}`)) return;
           render(await post("/api/games", { ...body, replace: error.data.running.id }));
         }
-        if (game === "eleusis") Eleusis.started();  // the secret rule leaves the page
+        if (part.started) part.started();
       } catch (error) {
         $("setup-error").textContent = error.message;
-        if (game === "eleusis") Eleusis.refused(form);
+        if (part.refused) part.refused(form);
       } finally {
         start.disabled = false;
       }
@@ -564,11 +371,7 @@ function setupHost() {
       }
     });
   }
-  setupOraklosHost();
-  Ostrakon.setupHost();
-  Eleusis.setupHost();
-  Sages.setupHost();
-  Night.setupHost();
+  for (const part of GAMES.values()) if (part.setupHost) part.setupHost();
 }
 
 // The host's seat links: one QR code per seat of the running game, and "re-deal links".

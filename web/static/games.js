@@ -1,0 +1,19 @@
+// The games' parts of the table page. Each game's own file (web/static/<game>.js, loaded in the
+// order of companion/games/titles.py) registers its part here with registerGame; table.js and
+// seat.js find a game by its title and name none. A part has:
+//   board       the id of its section on the page (web/templates/games/<game>/board.html);
+//               its title by default
+//   buttons     true if the seats play it with their buttons: the host's virtual button panel
+//               is shown and follows its seats
+//   render(snap)        draws the public snapshot on its board
+//   options(data)       the new-game form's data (its fieldset: games/<game>/options.html) as
+//                       the game's options
+//   setupHost()         (host page; optional) wires its controls and its options' fields
+//   started(), refused(form)   (optional) once the new-game form was accepted, or refused
+"use strict";
+
+const GAMES = new Map();
+
+function registerGame(title, part) {
+  GAMES.set(title, { board: title, buttons: false, ...part });
+}
