@@ -836,4 +836,11 @@ registerGame("eleusis", {
   setupHost: Eleusis.setupHost,
   started: Eleusis.started,  // the secret rule leaves the page
   refused: Eleusis.refused,
+  // on a phone: the seat's hand, the series it builds and its choices, sent with Seat.act
+  mustAct: (view) => view.public.state.phase === "play" && view.public.state.turn === view.seat,
+  seat(view, act) {
+    $("el-mine").hidden = false;
+    return Eleusis.seat(view, act);
+  },
+  seatBox: "el-mine",
 });

@@ -10,6 +10,14 @@
 //                       the game's options
 //   setupHost()         (host page; optional) wires its controls and its options' fields
 //   started(), refused(form)   (optional) once the new-game form was accepted, or refused
+// On a seat's phone (seat.js), each optional, while the game runs:
+//   decision(view)      what the seat's A and B mean now: [label of A, label of B], a label
+//                       null for a button that does nothing, or null; a game without it has
+//                       no use for them, and they are hidden
+//   mustAct(view)       whether this seat has to act now: its phone cues it (never without it)
+//   seat(view, act)     draws the game's own part of the seat card (``act`` sends the seat's
+//                       action) and returns the seat's status line (undefined: the default)
+//   seatBox             the id of that part, hidden while another game runs
 "use strict";
 
 const GAMES = new Map();

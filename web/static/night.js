@@ -802,4 +802,14 @@ registerGame("night", {
   render: Night.render,
   options: Night.options,
   setupHost: Night.setupHost,
+  // on a phone: "my turn is over" while this seat's turn runs
+  mustAct: (view) => {
+    const s = view.public.state;
+    return !s.closed && !!s.timer && s.timer.turn === view.seat && !s.timer.paused;
+  },
+  seat(view, act) {
+    Night.seatTurn(view, act);
+    return Night.seatStatus(view);
+  },
+  seatBox: "gn-turn-over",
 });

@@ -510,4 +510,5 @@ registerGame("ostrakon", {
   render: Ostrakon.render,
   options: ostrakonOptions,
   setupHost: Ostrakon.setupHost,
+  decision: (view) => (view.public.state.outcome ? null : ["A", "B"]),  // its tesson, by button
 });

@@ -145,10 +145,62 @@ function setupResistanceOptions() {
   commanderShown();
 }
 
+// -- a seat's phone (seat.js) ------------------------------------------------------------------
+
+// What A and B mean for this seat now: its vote, its Mission card, or naming the squad.
+function resistanceDecision(view) {
+  const pub = view.public, s = pub.state;
+  if (s.phase === "vote") return ["vote_yes", "vote_no"];
+  if (s.phase === "mission") return s.squad.includes(view.seat) ? ["play_success", "play_fail"] : null;
+  if (s.phase === "propose") return naming(s, pub.naming, view.seat);
+  return null;
+}
+
+// The squad is named with the buttons (companion/games/resistance/controls.py): with "Attaques
+// ciblées" the Commandant first picks the mission; then the named players join (A) or step out
+// (B); the Commandant confirms a full squad (A) or starts again (B).
+function naming(s, named, seat) {
+  named = named || { offered: null, mission: null, members: [] };
+  const commander = seat === s.commander;
+  const mission = s.options.targeting ? named.mission : s.mission;
+  if (mission === null) return commander ? ["offer_mission", named.offered === null ? null : "take_mission"] : null;
+  const member = named.members.includes(seat);
+  const full = named.members.length === s.missions[mission - 1].size;
+  // the Commandant's B starts again, except while named and the squad not full: it steps out,
+  // as for any named player (controls.py), and the button says so
+  if (commander && full) return ["confirm_squad", "clear_squad"];
+  if (commander) return member ? [null, "leave_squad"] : ["join_squad", "clear_squad"];
+  if (member) return [null, "leave_squad"];
+  return full ? null : ["join_squad", null];
+}
+
+// Whether this seat has to act now: a plot card to hand or play, its vote, its Mission card, or
+// the squad to name as Commandant.
+function resistanceMustAct(view) {
+  const s = view.public.state, mine = view.private || {};
+  if (s.plot && s.phase.startsWith("plot")) return Plot.decider(s) === view.seat;
+  if (s.phase === "vote") return mine.my_vote === null || mine.my_vote === undefined;
+  if (s.phase === "mission") return s.squad.includes(view.seat) && !mine.my_card;
+  if (s.phase === "propose") return s.commander === view.seat;
+  return false;
+}
+
+// A Le Plan card to hand or play: the choices open to this seat, sent with Seat.act.
+function resistanceSeat(view, act) {
+  const s = view.public.state, names = view.public.names || [];
+  const name = (seat) => names[seat] || String(seat + 1);
+  if (s.plot && Plot.controls($("seat-plot"), s, view.seat, name, act, "")) return t("plot_your_turn");
+  return undefined;  // the seat's buttons say what to do
+}
+
 registerGame("resistance", {
   board: "game",
   buttons: true,
   render: renderResistance,
   options: resistanceOptions,
   setupHost: setupResistanceOptions,
+  decision: resistanceDecision,
+  mustAct: resistanceMustAct,
+  seat: resistanceSeat,
+  seatBox: "seat-plot",
 });

@@ -552,4 +552,14 @@ const Sages = (() => {
   return { render, options, setupHost, seatStatus, act };
 })();
 
-registerGame("sages", { render: Sages.render, options: Sages.options, setupHost: Sages.setupHost });
+registerGame("sages", {
+  render: Sages.render,
+  options: Sages.options,
+  setupHost: Sages.setupHost,
+  // on a phone: this seat moves its own sages on the board
+  mustAct: (view) => {
+    const s = view.public.state;
+    return s.phase !== "over" && s.to_move === view.seat && s.computer !== view.seat;
+  },
+  seat: Sages.seatStatus,
+});

@@ -1,9 +1,9 @@
 // A seat on a phone (/seat/<token>): the public board (table.js's renderers) and this seat's own
-// card: its identity and fellow Cylons when digital, what it alone learned, its own vote or card,
-// its Eleusis hand (eleusis.js); at game night, "my turn is over" while its turn runs (night.js).
-// Its A and B go through the same input port as the button box. The stream carries this seat's
-// view only; it reconnects by itself, and re-fetches the state after a lost connection or a
-// restarted server.
+// card: its identity and fellow Cylons when digital, what it alone learned, its own vote or card;
+// the running game's own part of the card, what its A and B mean and when to cue the player come
+// from the game's part (games.js: decision, mustAct, seat). Its A and B go through the same input
+// port as the button box. The stream carries this seat's view only; it reconnects by itself, and
+// re-fetches the state after a lost connection or a restarted server.
 "use strict";
 
 const SEAT_API = "/api/seat/" + encodeURIComponent(SEAT_TOKEN);
@@ -106,19 +106,8 @@ let lastCall = "";
 let chimes = null;
 
 function mustAct(view) {
-  const pub = view.public, s = pub.state, mine = view.private || {};
-  if (!s || s.outcome) return false;
-  if (pub.game === "resistance") {
-    if (s.plot && s.phase.startsWith("plot")) return Plot.decider(s) === view.seat;
-    if (s.phase === "vote") return mine.my_vote === null || mine.my_vote === undefined;
-    if (s.phase === "mission") return s.squad.includes(view.seat) && !mine.my_card;
-    if (s.phase === "propose") return s.commander === view.seat;
-    return false;
-  }
-  if (pub.game === "sages") return s.phase !== "over" && s.to_move === view.seat && s.computer !== view.seat;
-  if (pub.game === "eleusis") return s.phase === "play" && s.turn === view.seat;
-  if (pub.game === "night") return !s.closed && !!s.timer && s.timer.turn === view.seat && !s.timer.paused;
-  return false;
+  const part = view.public.state ? GAMES.get(view.public.game) : undefined;
+  return !!part && !!part.mustAct && !view.public.state.outcome && part.mustAct(view);
 }
 
 function chime() {
@@ -155,40 +144,11 @@ document.addEventListener("pointerdown", () => {
   if (chimes && chimes.state === "suspended") chimes.resume();
 }, { once: false, passive: true });
 
-// What A and B mean for this seat now, in the game's language; null for a button that does
-// nothing now, and null for both when there is nothing to decide.
+// What A and B mean for this seat now, in the game's language (the game's decision, games.js);
+// null for a button that does nothing now, and null for both when there is nothing to decide.
 function decision(view) {
-  const pub = view.public, s = pub.state;
-  if (!s) return null;
-  if (pub.game === "resistance") {
-    if (s.phase === "vote") return ["vote_yes", "vote_no"];
-    if (s.phase === "mission") return s.squad.includes(view.seat) ? ["play_success", "play_fail"] : null;
-    if (s.phase === "propose") return naming(s, pub.naming, view.seat);
-    return null;
-  }
-  if (pub.game === "oraklos") return null;  // played on the page and read by the camera
-  if (pub.game === "eleusis") return null;  // played on the page: the hand and its choices
-  if (pub.game === "sages") return null;  // played on the board, on the page (sages.js)
-  if (pub.game === "night") return null;  // the turn is passed with "my turn is over" (night.js)
-  return s.outcome ? null : ["A", "B"];
-}
-
-// The squad is named with the buttons (companion/games/resistance/controls.py): with "Attaques
-// ciblées" the Commandant first picks the mission; then the named players join (A) or step out
-// (B); the Commandant confirms a full squad (A) or starts again (B).
-function naming(s, named, seat) {
-  named = named || { offered: null, mission: null, members: [] };
-  const commander = seat === s.commander;
-  const mission = s.options.targeting ? named.mission : s.mission;
-  if (mission === null) return commander ? ["offer_mission", named.offered === null ? null : "take_mission"] : null;
-  const member = named.members.includes(seat);
-  const full = named.members.length === s.missions[mission - 1].size;
-  // the Commandant's B starts again, except while named and the squad not full: it steps out,
-  // as for any named player (controls.py), and the button says so
-  if (commander && full) return ["confirm_squad", "clear_squad"];
-  if (commander) return member ? [null, "leave_squad"] : ["join_squad", "clear_squad"];
-  if (member) return [null, "leave_squad"];
-  return full ? null : ["join_squad", null];
+  const part = view.public.state ? GAMES.get(view.public.game) : undefined;
+  return part && part.decision ? part.decision(view) : null;
 }
 
 function renderSeat(view) {
@@ -233,31 +193,15 @@ function renderSeat(view) {
     $("seat-" + button).textContent = label ? t(label) : button;
     $("seat-" + button).disabled = !label;
   }
-  const s = view.public.state;
-  // Eleusis: the seat's hand, the series it builds and its choices, sent with Seat.act
-  const eleusis = !!s && view.public.game === "eleusis";
-  const sages = !!s && view.public.game === "sages";
-  const night = !!s && view.public.game === "night";
-  $("el-mine").hidden = !eleusis;
-  document.querySelector(".seat-buttons").hidden = eleusis || sages || night;
-  Night.seatTurn(view, seatAct);  // game night: this seat's "my turn is over", while its turn runs
-  if (eleusis) {
-    seatStatus(Eleusis.seat(view, seatAct));
-    return;
+  // the running game's own part of the seat card, and its status line (games.js, seat); the
+  // other games' parts are hidden, and A and B with them where the game has no use for them
+  const part = view.public.state ? GAMES.get(view.public.game) : undefined;
+  for (const each of GAMES.values()) {
+    if (each !== part && each.seatBox && $(each.seatBox)) $(each.seatBox).hidden = true;
   }
-  // Les 7 Sages: this seat moves its own sages on the board (sages.js)
-  if (sages) {
-    seatStatus(Sages.seatStatus(view));
-    return;
-  }
-  if (night) {
-    seatStatus(Night.seatStatus(view));
-    return;
-  }
-  // a Le Plan card to hand or play: the choices open to this seat, sent with Seat.act
-  const plotTurn = !!s && !!s.plot && Plot.controls($("seat-plot"), s, view.seat, name, seatAct, "");
-  if (plotTurn) seatStatus(t("plot_your_turn"));
-  else seatStatus(a || b || !s ? "" : t("press_wait"));
+  document.querySelector(".seat-buttons").hidden = !!part && !part.decision;
+  const said = part && part.seat ? part.seat(view, seatAct) : undefined;
+  seatStatus(said !== undefined ? said : a || b || !part ? "" : t("press_wait"));
 }
 
 async function seatPost(path, body) {
