@@ -26,18 +26,17 @@ from companion.game import (
     Action,
     AudienceKind,
     Event,
-    Game,
     IllegalAction,
     MalformedAction,
-    action_from_json,
 )
-from companion.game_rules import GameRules
 from companion.games.sand import PauseHourglass, ResumeHourglass
 from companion.games.titles import game_for
 from companion.hourglass import Hourglass
-from companion.journal import GameEntry, Journal, JournalError, Thread, standing
+from companion.journal import Journal, JournalError, Thread
 from companion.narration import Catalog
 from companion.narration.script import Cue, Line, Pause
+from companion.playing import Running
+from companion.record import export_lines
 from companion.said import Said
 from companion.seat_input import Press
 from companion.seats_online import SeatLinks, actor
@@ -46,7 +45,6 @@ from companion.timers import REAL_CLOCK, Clock, in_background
 log = logging.getLogger(__name__)
 
 REQUESTS_KEPT = 64  # the host page's last start requests remembered (one game per click)
-UNDO_KEPT = 32  # the last actions the host may take back one after the other
 # options a rematch cannot take over: a secret chosen by hand that the end revealed (an Eleusis
 # rule typed or picked by the host); such a game is set up anew on the host page
 SECRET_CHOICES = frozenset({"rule", "rule_id"})
@@ -78,60 +76,9 @@ class NoGame(RuntimeError):
     pass
 
 
-@dataclass(frozen=True)
-class Step:
-    """An action as the table applied it, with what taking it back needs."""
-
-    seq: int  # its row in the journal
-    before: Any  # the state it was played on
-    action: Action
-    seen: bool  # it changed the public view: an action seen by nobody is never offered
-
-
-@dataclass
-class _Running:
-    entry: GameEntry
-    game: Game[Any]
-    rules: GameRules[Any, Any]
-    state: Any
-    catalog: Catalog
-    version: int = 0  # actions applied (the journal's sequence)
-    pending_input: Any = None
-    # actions that changed the public view: the snapshot's "version", which an action seen by
-    # nobody (a vote changed before the reveal) must not move
-    public_version: int = 0
-    # what the narrator said as the game ended (who won and why): the ending shows it
-    ending_said: tuple[str, ...] = ()
-    # the last actions standing, newest last (the host's undo takes back the newest)
-    steps: list[Step] = field(default_factory=list)
-
-    def keep(self, step: Step) -> None:
-        self.steps.append(step)
-        del self.steps[:-UNDO_KEPT]
-
-    def undo_offer(self) -> Step | None:
-        """The action the host may take back now: the last one standing, if it changed what the
-        table sees, the rules allow it, the game is not over and no eyes are closed."""
-        step = self.steps[-1] if self.steps else None
-        if (
-            step is None
-            or not step.seen
-            or self.game.outcome(self.state) is not None
-            or self.rules.in_opening(self.state)
-            or not self.rules.undoable(step.before, step.action)
-        ):
-            return None
-        return step
-
-    def undo_words(self, step: Step) -> str:
-        """What taking ``step`` back takes back, in words ("the squad Ada and Ben")."""
-        params = {k: v for k, v in step.action.to_json().items() if k != "kind"}
-        return self.catalog.text(f"undo.{self.entry.title}.{step.action.kind}", **params)
-
-
 def public_snapshot(
     revision: int,
-    running: _Running | None,
+    running: Running | None,
     language: str,
     narration: Sequence[str],
     message: str | None,
@@ -172,7 +119,7 @@ def public_snapshot(
     }
 
 
-def undo_view(running: _Running) -> JSON | None:
+def undo_view(running: Running) -> JSON | None:
     """What the host may take back now, for the page: its journal row and its words."""
     step = running.undo_offer()
     return None if step is None else {"seq": step.seq, "what": running.undo_words(step)}
@@ -199,7 +146,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self._lock = threading.RLock()
-        self._running: _Running | None = None
+        self._running: Running | None = None
         self._pages = Broadcast(self._lock)
         self._said = Said(lambda line, lang: self.voice.say(line, lang))
         self._picture: JSON | None = None
@@ -286,7 +233,7 @@ class Table:
                 game=catalog.text(f"games.{title}"),
                 players=players,
             )
-            running = _Running(entry, game, RULES[title](self.clock), state, catalog)
+            running = Running(entry, game, RULES[title](self.clock), state, catalog)
             self._take_over(running, started, introduce=True)
             return True
 
@@ -325,19 +272,11 @@ class Table:
         entry = self.journal.latest_game()
         if entry is None or entry.finished:
             return False
-        game = game_for(entry.title)
-        rows = self.journal.rows(entry.id)
-        steps: list[Step] = []
-        public_version = len(rows) - len(standing(rows))  # each undo changed the view back
+        catalog = Catalog(
+            entry.setup.get("language", self.default_language), entry.setup.get("names", ())
+        )
         try:
-            state = game.new(entry.options, entry.seed)
-            for seq, data in standing(rows):
-                action = action_from_json(game.actions, data)
-                before, seen = state, game.public_view(state)
-                state, _ = game.apply(state, action)
-                changed = game.public_view(state) != seen
-                public_version += changed
-                steps.append(Step(seq, before, action, changed))
+            running = Running.resumed(self.journal, entry, RULES[entry.title](self.clock), catalog)
         except (IllegalAction, MalformedAction) as exc:
             # the code alone: a refusal's details may quote a secret (an Eleusis rule as typed)
             why = exc.code if isinstance(exc, IllegalAction) else "a malformed action"
@@ -348,27 +287,14 @@ class Table:
                 self._said.speak([told], words.lang)
                 self._publish()
             return False
-        catalog = Catalog(
-            entry.setup.get("language", self.default_language), entry.setup.get("names", ())
-        )
         resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
-        thread = self.journal.thread(entry.id) or Thread(len(rows), (), None)
+        thread = self.journal.thread(entry.id) or Thread(running.version, (), None)
         with self._lock:
             self.seat_links.load(entry.id)  # the phones' links survive the restart
-            running = _Running(
-                entry,
-                game,
-                RULES[entry.title](self.clock),
-                state,
-                catalog,
-                version=len(rows),
-                public_version=public_version,
-                steps=steps[-UNDO_KEPT:],
-            )
             self._take_over(running, resumed, thread=thread)
         return True
 
-    def _pick_up(self, running: _Running, thread: Thread) -> None:
+    def _pick_up(self, running: Running, thread: Thread) -> None:
         """A restart picks up the thread: the narration the page showed comes back, and the
         input half made (a squad half named) if no action was journalled after it."""
         self._said.pick_up(thread.narration)
@@ -382,7 +308,7 @@ class Table:
 
     def _take_over(
         self,
-        running: _Running,
+        running: Running,
         first_line: str,
         introduce: bool = False,
         thread: Thread | None = None,
@@ -468,22 +394,14 @@ class Table:
         with self._lock:
             self._refuse_if_stopped()
             running = self._require()
-            state, events = running.game.apply(running.state, action)
-            self.journal.append(running.entry.id, running.version + 1, action.to_json())
-            seen = running.game.public_view(state) != running.game.public_view(running.state)
-            running.keep(Step(running.version + 1, running.state, action, seen))
-            running.state = state
-            running.version += 1
-            running.public_version += seen
+            events = running.play(action, self.journal)
             self._notes.clear()
-            running.pending_input = running.rules.blank_input
-            if running.game.outcome(state) is not None:
-                self.journal.finish(running.entry.id)
+            if running.over:
                 self.seat_links.revoke()
             said = self._announce(events)
-            if running.game.outcome(state) is not None:
+            if running.over:
                 running.ending_said = tuple(said)
-                end = ending(running.game, state, running.catalog, said)
+                end = ending(running.game, running.state, running.catalog, said)
                 self._speak(spoken(end, running.catalog) if end is not None else [])
             self._refresh_lights()
             self._await_move()  # before publishing: the snapshot shows the hourglass now running
@@ -522,28 +440,15 @@ class Table:
     def undo(self, seq: int) -> None:
         """The host takes back the last action, row ``seq`` of the journal: the one the page
         offered (``snapshot()["undo"]``). Refused unless it is still the last action standing and
-        may be taken back (``_Running.undo_offer``): a second click, or a page that has not seen
+        may be taken back (``Running.undo_offer``): a second click, or a page that has not seen
         a newer action, takes back nothing. Journalled as an undo row (the action stays in the
         journal), then said, with what the table awaits again. Raises IllegalAction, NoGame or
         JournalError; in every such case nothing changed."""
         with self._lock:
             self._refuse_if_stopped()
             running = self._require()
-            step = running.undo_offer()
-            if step is None:
-                raise IllegalAction("nothing_to_undo")
-            if step.seq != seq:
-                raise IllegalAction("undo_stale", what=running.undo_words(step))
-            self.journal.append_undo(running.entry.id, running.version + 1, step.seq)
-            running.steps.pop()
-            running.state = step.before
-            running.version += 1
-            running.public_version += 1
+            step = running.take_back(seq, self.journal)
             self._notes.clear()
-            undone = running.rules.undone_input
-            running.pending_input = (
-                running.rules.blank_input if undone is None else undone(step.action)
-            )
             self._speak([running.catalog.text("undo.taken_back", what=running.undo_words(step))])
             self._announce(running.rules.awaiting(running.state, running.pending_input))
             self._refresh_lights()
@@ -709,7 +614,7 @@ class Table:
         lang = self._running.catalog.lang if self._running else self.default_language
         self._said.speak(lines, lang)
 
-    def _require(self) -> _Running:
+    def _require(self) -> Running:
         if self._running is None:
             raise NoGame("no game is running: start one on the host page")
         return self._running
@@ -872,10 +777,10 @@ class Table:
         return self._pages.subscribe_private(listener)
 
     @property
-    def running(self) -> _Running | None:
+    def running(self) -> Running | None:
         return self._running
 
-    def playing(self, title: str, refusal: str) -> _Running:
+    def playing(self, title: str, refusal: str) -> Running:
         """The running game, if it is ``title`` (what a camera desk reads for): ``NoGame`` when
         none runs, ``IllegalAction(refusal)`` when another game does."""
         running = self._require()
@@ -884,8 +789,6 @@ class Table:
         return running
 
     def export(self) -> list[str]:
-        from companion.record import export_lines
-
         with self._lock:
             running = self._require()
             return list(export_lines(self.journal, running.entry))

@@ -32,9 +32,10 @@ from companion.games.resistance.state import (
     Side,
 )
 from companion.journal import Journal
-from companion.moderator import Step, Table, public_snapshot, undo_view
+from companion.moderator import Table, public_snapshot, undo_view
 from companion.narration import Catalog
 from companion.narration import resistance as narration
+from companion.playing import Step
 from companion.record import NO_SEED, public_record, public_setup
 from companion.said import NARRATION_KEPT
 from web.sse import sse_message
