@@ -263,6 +263,9 @@ class MarkerOnCard:
     seat: int
     card: str
 
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "marker": self.marker, "card": self.card}
+
 
 @dataclass(frozen=True)
 class ScoreLine:
@@ -551,3 +554,11 @@ ACTIONS: dict[str, type[Action]] = {
 
 
 # -- dice as text -------------------------------------------------------------------------------
+
+
+THROWN = frozenset({Phase.SEARCH, Phase.SCORE, Phase.RETRIEVE, Phase.NAME})  # dice on the table
+
+
+def dice_on_table(state: OraklosState) -> bool:
+    """Whether the round's dice lie on the table (a game over keeps its last throw)."""
+    return state.phase in THROWN or (state.phase is Phase.OVER and bool(state.table))
