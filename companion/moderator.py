@@ -78,7 +78,7 @@ class NoGame(RuntimeError):
 
 def public_snapshot(
     revision: int,
-    running: Running | None,
+    running: Running[Any, Any] | None,
     language: str,
     narration: Sequence[str],
     message: str | None,
@@ -119,7 +119,7 @@ def public_snapshot(
     }
 
 
-def undo_view(running: Running) -> JSON | None:
+def undo_view(running: Running[Any, Any]) -> JSON | None:
     """What the host may take back now, for the page: its journal row and its words."""
     step = running.undo_offer()
     return None if step is None else {"seq": step.seq, "what": running.undo_words(step)}
@@ -146,7 +146,7 @@ class Table:
 
     def __post_init__(self) -> None:
         self._lock = threading.RLock()
-        self._running: Running | None = None
+        self._running: Running[Any, Any] | None = None
         self._pages = Broadcast(self._lock)
         self._said = Said(lambda line, lang: self.voice.say(line, lang))
         self._picture: JSON | None = None
@@ -233,7 +233,8 @@ class Table:
                 game=catalog.text(f"games.{title}"),
                 players=players,
             )
-            running = Running(entry, game, RULES[title](self.clock), state, catalog)
+            rules = RULES[title](self.clock)
+            running = Running(entry, game, rules, state, catalog, rules.blank_input)
             self._take_over(running, started, introduce=True)
             return True
 
@@ -294,7 +295,7 @@ class Table:
             self._take_over(running, resumed, thread=thread)
         return True
 
-    def _pick_up(self, running: Running, thread: Thread) -> None:
+    def _pick_up(self, running: Running[Any, Any], thread: Thread) -> None:
         """A restart picks up the thread: the narration the page showed comes back, and the
         input half made (a squad half named) if no action was journalled after it."""
         self._said.pick_up(thread.narration)
@@ -308,7 +309,7 @@ class Table:
 
     def _take_over(
         self,
-        running: Running,
+        running: Running[Any, Any],
         first_line: str,
         introduce: bool = False,
         thread: Thread | None = None,
@@ -614,7 +615,7 @@ class Table:
         lang = self._running.catalog.lang if self._running else self.default_language
         self._said.speak(lines, lang)
 
-    def _require(self) -> Running:
+    def _require(self) -> Running[Any, Any]:
         if self._running is None:
             raise NoGame("no game is running: start one on the host page")
         return self._running
@@ -777,10 +778,10 @@ class Table:
         return self._pages.subscribe_private(listener)
 
     @property
-    def running(self) -> Running | None:
+    def running(self) -> Running[Any, Any] | None:
         return self._running
 
-    def playing(self, title: str, refusal: str) -> Running:
+    def playing(self, title: str, refusal: str) -> Running[Any, Any]:
         """The running game, if it is ``title`` (what a camera desk reads for): ``NoGame`` when
         none runs, ``IllegalAction(refusal)`` when another game does."""
         running = self._require()

@@ -10,7 +10,7 @@ journal is written next, and the game moves on only once both have accepted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from companion.game import Action, Event, Game, IllegalAction, action_from_json
 from companion.game_rules import GameRules
@@ -20,47 +20,50 @@ from companion.narration import Catalog
 
 UNDO_KEPT = 32  # the last actions the host may take back one after the other
 
+S = TypeVar("S")  # the game's state
+P = TypeVar("P")  # its presses not yet made into an action (a squad being named), or None
+
 
 @dataclass(frozen=True)
-class Step:
+class Step(Generic[S]):
     """An action as the table applied it, with what taking it back needs."""
 
     seq: int  # its row in the journal
-    before: Any  # the state it was played on
+    before: S  # the state it was played on
     action: Action
     seen: bool  # it changed the public view: an action seen by nobody is never offered
 
 
 @dataclass
-class Running:
+class Running(Generic[S, P]):
     """The game being played: its journal entry, engine and rules at the table, its state, and
     the count of what happened (the journal's sequence, the changes the table saw)."""
 
     entry: GameEntry
-    game: Game[Any]
-    rules: GameRules[Any, Any]
-    state: Any
+    game: Game[S]
+    rules: GameRules[S, P]
+    state: S
     catalog: Catalog
+    pending_input: P
     version: int = 0  # actions applied (the journal's sequence)
-    pending_input: Any = None
     # actions that changed the public view: the snapshot's "version", which an action seen by
     # nobody (a vote changed before the reveal) must not move
     public_version: int = 0
     # what the narrator said as the game ended (who won and why): the ending shows it
     ending_said: tuple[str, ...] = ()
     # the last actions standing, newest last (the host's undo takes back the newest)
-    steps: list[Step] = field(default_factory=list)
+    steps: list[Step[S]] = field(default_factory=list)
 
     @classmethod
     def resumed(
         cls, journal: Journal, entry: GameEntry, rules: GameRules[Any, Any], catalog: Catalog
-    ) -> Running:
+    ) -> Running[Any, Any]:
         """The game of ``entry`` as its journal left it: every action standing (not taken
         back) played again. Raises ``IllegalAction`` or ``MalformedAction`` when this version
         cannot replay it (its options, or an action, refused by rules that changed since)."""
         game = game_for(entry.title)
         rows = journal.rows(entry.id)
-        steps: list[Step] = []
+        steps: list[Step[Any]] = []
         public_version = len(rows) - len(standing(rows))  # each undo changed the view back
         state = game.new(entry.options, entry.seed)
         for seq, data in standing(rows):
@@ -76,6 +79,7 @@ class Running:
             rules,
             state,
             catalog,
+            rules.blank_input,
             version=len(rows),
             public_version=public_version,
             steps=steps[-UNDO_KEPT:],
@@ -101,7 +105,7 @@ class Running:
             journal.finish(self.entry.id)
         return events
 
-    def take_back(self, seq: int, journal: Journal) -> Step:
+    def take_back(self, seq: int, journal: Journal) -> Step[S]:
         """The host's undo of journal row ``seq``: refused unless it is the action offered now
         (``undo_offer``), so that a second click, or a page that has not seen a newer action,
         takes back nothing. Journalled as an undo row (the action stays in the journal); the
@@ -120,7 +124,7 @@ class Running:
         self.pending_input = self.rules.blank_input if undone is None else undone(step.action)
         return step
 
-    def undo_offer(self) -> Step | None:
+    def undo_offer(self) -> Step[S] | None:
         """The action the host may take back now: the last one standing, if it changed what the
         table sees, the rules allow it, the game is not over and no eyes are closed."""
         step = self.steps[-1] if self.steps else None
@@ -134,11 +138,11 @@ class Running:
             return None
         return step
 
-    def undo_words(self, step: Step) -> str:
+    def undo_words(self, step: Step[S]) -> str:
         """What taking ``step`` back takes back, in words ("the squad Ada and Ben")."""
         params = {k: v for k, v in step.action.to_json().items() if k != "kind"}
         return self.catalog.text(f"undo.{self.entry.title}.{step.action.kind}", **params)
 
-    def _keep(self, step: Step) -> None:
+    def _keep(self, step: Step[S]) -> None:
         self.steps.append(step)
         del self.steps[:-UNDO_KEPT]
