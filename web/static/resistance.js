@@ -1,6 +1,7 @@
-// Résistance on the table page: the missions, the squad, the votes once revealed, Le Plan's board
-// (plot.js), and on the host page its options and the plot cards played from there. The helpers
-// $, t, el, post and render come from table.js; they are only looked up when a function here runs.
+// Résistance on the pages: the missions, the squad, the votes once revealed, Le Plan's board
+// (plot.js); on the host page its options and the plot cards played from there; on a seat's phone
+// what A and B mean, when to cue the player, and its plot cards. The helpers $, t, el, post and
+// render come from table.js; they are only looked up when a function here runs.
 "use strict";
 
 function renderResistance(snap) {

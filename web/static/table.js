@@ -172,9 +172,9 @@ function connect() {
 // The host page's CSRF token (docs/SECURITY.md): every POST carries it, or the server refuses it.
 const CSRF = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
 
-// Every change to the table goes through here (table.js, oraklos.js, ostrakon.js, eleusis.js,
-// sages.js, night.js): a JSON POST with the session cookie and the CSRF token. A refusal throws its
-// message, in the table's language (e.g. "log in on the host page" when the session has run out).
+// Every change to the table goes through here (table.js and each game's file): a JSON POST with
+// the session cookie and the CSRF token. A refusal throws its message, in the table's language
+// (e.g. "log in on the host page" when the session has run out).
 async function post(url, body) {
   const response = await fetch(url, {
     method: "POST",
