@@ -19,6 +19,7 @@ deb.debian.org and PyPI. The tests run in order: install, check, start, reinstal
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import pwd
@@ -350,9 +351,20 @@ def status(url: str) -> int:
         return exc.code
 
 
+# Port 80 is the machine's, and the root shares it: two suites run side by side (a busy machine,
+# docs/ARCHITECTURE.md) take turns with it under this lock, held while a server runs.
+PORT_80_LOCK = Path("/tmp/tabletop-companion-tests-port-80.lock")
+
+
 def serves_then_stops(pi: PiRoot, log: Path) -> str:
     """Start the companion as the unit says, see its pages answer, stop it as systemd does;
-    what it printed."""
+    what it printed. Port 80 is this suite's alone meanwhile (``PORT_80_LOCK``)."""
+    with PORT_80_LOCK.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        return _serves_then_stops(pi, log)
+
+
+def _serves_then_stops(pi: PiRoot, log: Path) -> str:
     with socket.socket() as probe:
         if probe.connect_ex(("127.0.0.1", 80)) == 0:
             pytest.fail(
