@@ -67,8 +67,7 @@ def public_record(
     game: Recorded[Any], actions: Sequence[Action], options: Mapping[str, Any], seed: int
 ) -> list[Action]:
     """The actions of a game as its record keeps them: the game's ``public_record``."""
-    kept: list[Action] = game.public_record(replayed(game, actions, options, seed))
-    return kept
+    return game.public_record(replayed(game, actions, options, seed))
 
 
 def public_setup(

@@ -13,17 +13,16 @@ trap 'rm -rf "$work"' EXIT
 commit=$(git rev-parse --short HEAD)
 failed=0
 for pair in $(seq "$pairs"); do
-  pids=()
+  declare -A pids=()
   for side in a b; do
     mkdir -p "$work/$side"
     git clone -q . "$work/$side/p"
     if [ -d ../shared ]; then cp -r ../shared "$work/$side/"; fi
     (cd "$work/$side/p" && bash .ci/run >"$work/$side.log" 2>&1) &
-    pids+=("$!")
+    pids[$side]=$!
   done
-  for index in 0 1; do
-    side=$([ "$index" -eq 0 ] && echo a || echo b)
-    if wait "${pids[$index]}"; then result=passed; else result=FAILED; failed=1; fi
+  for side in a b; do
+    if wait "${pids[$side]}"; then result=passed; else result=FAILED; failed=1; fi
     printf '%s pair %s, run %s: %s (%s)\n' "$commit" "$pair" "$side" "$result" \
       "$(grep -E '(passed|failed)' "$work/$side.log" | tail -n 1)"
     if [ "$result" = FAILED ]; then cp "$work/$side.log" "busy-$commit-$pair-$side.log"; fi

@@ -25,3 +25,8 @@ const GAMES = new Map();
 function registerGame(title, part) {
   GAMES.set(title, { board: title, buttons: false, ...part });
 }
+
+// The part of the game a snapshot shows running (undefined when none runs).
+function runningPart(snap) {
+  return snap && snap.state ? GAMES.get(snap.game) : undefined;
+}

@@ -106,7 +106,7 @@ let lastCall = "";
 let chimes = null;
 
 function mustAct(view) {
-  const part = view.public.state ? GAMES.get(view.public.game) : undefined;
+  const part = runningPart(view.public);
   return !!part && !!part.mustAct && !view.public.state.outcome && part.mustAct(view);
 }
 
@@ -147,7 +147,7 @@ document.addEventListener("pointerdown", () => {
 // What A and B mean for this seat now, in the game's language (the game's decision, games.js);
 // null for a button that does nothing now, and null for both when there is nothing to decide.
 function decision(view) {
-  const part = view.public.state ? GAMES.get(view.public.game) : undefined;
+  const part = runningPart(view.public);
   return part && part.decision ? part.decision(view) : null;
 }
 
@@ -195,7 +195,7 @@ function renderSeat(view) {
   }
   // the running game's own part of the seat card, and its status line (games.js, seat); the
   // other games' parts are hidden, and A and B with them where the game has no use for them
-  const part = view.public.state ? GAMES.get(view.public.game) : undefined;
+  const part = runningPart(view.public);
   for (const each of GAMES.values()) {
     if (each !== part && each.seatBox && $(each.seatBox)) $(each.seatBox).hidden = true;
   }

@@ -103,7 +103,7 @@ function render(snap) {
   document.body.dataset.revision = snap.revision;
 
   const s = snap.state;
-  const part = s ? GAMES.get(snap.game) : undefined;  // the running game's part (games.js)
+  const part = runningPart(snap);  // the running game's part (games.js)
   document.body.dataset.game = s ? snap.game : "";
   $("waiting").hidden = !!s;
   $("waiting").textContent = s ? "" : t("waiting");
