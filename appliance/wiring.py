@@ -213,7 +213,7 @@ def build(
         )
     broadcaster = Broadcaster(table.snapshot)
     table.subscribe(broadcaster.publish)
-    table.subscribe_private(broadcaster.wake_seats)
+    table.phones.subscribe(broadcaster.wake_seats)
     throws = open_throws(config, table, simulated)
     tessons = open_tessons(config, table, throws)
     dice = open_dice(config, table, throws)

@@ -3,6 +3,11 @@
 Every change goes through ``Table``: an action is checked by the engine, written to the journal,
 and only then announced (voice, page, LEDs). The outside world sees the table only through
 ``snapshot()``, which holds the public view and the public narration and nothing else.
+
+``Table`` holds the game and its lock, and hands each concern to its own part: the turns and
+the journal to ``Running`` (``companion.playing``), what is said to ``Announcer``
+(``companion.announcing``), the hourglass's timers to ``Hourglass`` (``companion.hourglass``),
+and the seats on phones to ``Phones`` (``companion.phones``).
 """
 
 from __future__ import annotations
@@ -14,32 +19,24 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol
 
+from companion.announcing import Announcer, Voice
 from companion.at_table import RULES
 from companion.broadcast import Broadcast
 from companion.chance import RECORD_ONLY_OPTIONS, new_seed
 from companion.config import DEFAULT_PAUSES, NAME_LIMIT
-from companion.ending import ending, spoken
-from companion.game import (
-    JSON,
-    Action,
-    AudienceKind,
-    Event,
-    IllegalAction,
-    MalformedAction,
-)
+from companion.ending import ending
+from companion.game import JSON, Action, Event, IllegalAction, MalformedAction
 from companion.games.sand import PauseHourglass, ResumeHourglass
 from companion.games.titles import game_for
 from companion.hourglass import Hourglass
 from companion.journal import Journal, JournalError, Thread
 from companion.narration import Catalog
-from companion.narration.script import Cue, Line, Pause
+from companion.phones import Phones
 from companion.playing import Running
 from companion.record import export_lines
-from companion.said import Said
 from companion.seat_input import Press
-from companion.seats_online import SeatLinks, actor
 from companion.timers import REAL_CLOCK, Clock, in_background
 
 log = logging.getLogger(__name__)
@@ -48,24 +45,6 @@ REQUESTS_KEPT = 64  # the host page's last start requests remembered (one game p
 # options a rematch cannot take over: a secret chosen by hand that the end revealed (an Eleusis
 # rule typed or picked by the host); such a game is set up anew on the host page
 SECRET_CHOICES = frozenset({"rule", "rule_id"})
-
-
-class Voice(Protocol):
-    def say(self, text: str, lang: str) -> None: ...
-
-    def script(
-        self,
-        items: Sequence[Line | Pause | Cue],
-        lang: str,
-        then: Callable[[], None] | None = None,
-    ) -> None: ...
-
-
-@runtime_checkable
-class Hushable(Protocol):
-    """A voice that can drop what it has queued (the narrator): a replaced game says no more."""
-
-    def hush(self) -> None: ...
 
 
 class Lights(Protocol):
@@ -148,16 +127,15 @@ class Table:
         self._lock = threading.RLock()
         self._running: Running[Any, Any] | None = None
         self._pages = Broadcast(self._lock)
-        self._said = Said(lambda line, lang: self.voice.say(line, lang))
+        self._announcer = Announcer(self.voice, self.default_language)
         self._picture: JSON | None = None
         self._camera_lost = False
-        self._notes: dict[int, str] = {}  # a refusal for one seat's own page alone
         self._hourglass = Hourglass(
             lambda: self.clock, lambda: self.wall_clock(), self._warn, self._expire
         )
         self._stopped = False
         self._kept: tuple[int, Thread] | None = None  # the thread last journalled, and its game
-        self.seat_links = SeatLinks(self.journal)
+        self.phones = Phones(self, self._lock, self.journal, self._pages)
         # the host page's start requests that started a game: key -> its journal id
         self._requests: OrderedDict[str, int] = OrderedDict()
 
@@ -220,11 +198,12 @@ class Table:
                 self._requests[request] = entry.id
                 while len(self._requests) > REQUESTS_KEPT:
                     self._requests.popitem(last=False)
-            if ended is not None and isinstance(self.voice, Hushable):
-                self.voice.hush()  # the abandoned game's night is not narrated on
-            if links_from is None or not self.seat_links.carry(links_from, entry.id, players):
-                self.seat_links.mint(entry.id, players)  # the last game's links stop working
-            self._said.clear()
+            if ended is not None:
+                self._announcer.hush()  # the abandoned game's night is not narrated on
+            links = self.phones.links
+            if links_from is None or not links.carry(links_from, entry.id, players):
+                links.mint(entry.id, players)  # the last game's links stop working
+            self._announcer.said.clear()
             self._picture = None
             started = catalog.text(
                 f"general.started_{title}"
@@ -285,20 +264,20 @@ class Table:
             words = Catalog(entry.setup.get("language", self.default_language))
             told = words.text("general.resume_failed", game=words.text(f"games.{entry.title}"))
             with self._lock:
-                self._said.speak([told], words.lang)
-                self._publish()
+                self._announcer.said.speak([told], words.lang)
+                self.publish()
             return False
         resumed = catalog.text("general.game_resumed", game=catalog.text(f"games.{entry.title}"))
         thread = self.journal.thread(entry.id) or Thread(running.version, (), None)
         with self._lock:
-            self.seat_links.load(entry.id)  # the phones' links survive the restart
+            self.phones.links.load(entry.id)  # the phones' links survive the restart
             self._take_over(running, resumed, thread=thread)
         return True
 
     def _pick_up(self, running: Running[Any, Any], thread: Thread) -> None:
         """A restart picks up the thread: the narration the page showed comes back, and the
         input half made (a squad half named) if no action was journalled after it."""
-        self._said.pick_up(thread.narration)
+        self._announcer.said.pick_up(thread.narration)
         restore = running.rules.restore_input
         if restore is None or thread.pending is None or thread.version != running.version:
             return
@@ -323,12 +302,14 @@ class Table:
         self._running = running
         self._speak([first_line])
         if introduce and not running.rules.in_opening(running.state):
-            self._announce(running.rules.introduce(running.state))
+            self._announcer.tell(running, running.rules.introduce(running.state))
         if thread is not None and not running.rules.in_opening(running.state):
-            self._announce(running.rules.awaiting(running.state, running.pending_input))
+            self._announcer.tell(
+                running, running.rules.awaiting(running.state, running.pending_input)
+            )
         self._refresh_lights()
         self._await_move()  # before publishing: the snapshot shows the hourglass now running
-        self._publish()
+        self.publish()
         self._begin_opening()
 
     def _names(self, names: Sequence[str], players: int, lang: str) -> list[str]:
@@ -357,13 +338,11 @@ class Table:
         return out
 
     def _begin_opening(self) -> None:
+        """The opening script of the game now running, if it has one; at its end, the opening's
+        end is submitted, if the game is still in its opening."""
         running = self._running
         assert running is not None
-        rules = running.rules
-        if rules.opening_script is None or not rules.in_opening(running.state):
-            return
-        script = rules.opening_script(running.catalog, self.pauses)
-        game_id = running.entry.id
+        rules, game_id = running.rules, running.entry.id
 
         def done() -> None:
             with self._lock:
@@ -373,19 +352,15 @@ class Table:
                 if rules.in_opening(current.state) and rules.end_opening is not None:
                     self.submit(rules.end_opening())
 
-        paced: list[Line | Pause | Cue] = []
-        for item in script:
-            if isinstance(item, Line):  # shown on the page as it is spoken, not before
-                paced.append(Cue(functools.partial(self._shown, game_id, item.text)))
-            paced.append(item)
-        self.voice.script(paced, running.catalog.lang, then=done)
+        shown = functools.partial(self._shown, game_id)
+        self._announcer.opening(running, self.pauses, shown, done)
 
     def _shown(self, game_id: int, line: str) -> None:
         with self._lock:
             if self._running is None or self._running.entry.id != game_id:
                 return  # a replaced game's line, in the air as the new game began
-            self._said.show(line)
-            self._publish()
+            self._announcer.said.show(line)
+            self.publish()
 
     # -- acting -------------------------------------------------------------------------------
 
@@ -393,20 +368,15 @@ class Table:
         """Apply, journal, then announce. Raises IllegalAction, NoGame or JournalError; in every
         such case nothing changed."""
         with self._lock:
-            self._refuse_if_stopped()
-            running = self._require()
+            running = self.live()
             events = running.play(action, self.journal)
-            self._notes.clear()
+            self.phones.forget_notes()
             if running.over:
-                self.seat_links.revoke()
-            said = self._announce(events)
-            if running.over:
-                running.ending_said = tuple(said)
-                end = ending(running.game, running.state, running.catalog, said)
-                self._speak(spoken(end, running.catalog) if end is not None else [])
+                self.phones.links.revoke()
+            self._announcer.tell_move(running, events)
             self._refresh_lights()
             self._await_move()  # before publishing: the snapshot shows the hourglass now running
-            self._publish()
+            self.publish()
             return events
 
     def press(self, press: Press) -> PressResult:
@@ -421,16 +391,16 @@ class Table:
                 return self._tell([Catalog(self.default_language).text("ignored.no_game")])
             result = running.rules.interpret(running.state, running.pending_input, press)
             running.pending_input = result.pending
-            said = self._announce(list(result.feedback))
+            said = self._announcer.tell(running, result.feedback)
             if result.action is None:
-                self._publish()
+                self.publish()
                 return PressResult(None, tuple(said))
             try:
                 self.submit(result.action)
             except IllegalAction as exc:
                 private = exc.params.get("private_to")
                 if isinstance(private, int):  # for that seat's own page alone: never said
-                    self.tell_seat(private, self.explain(exc))
+                    self.phones.tell(private, self.explain(exc))
                     return PressResult(None)
                 return self._tell([self.explain(exc)])
             except JournalError as exc:
@@ -446,15 +416,16 @@ class Table:
         journal), then said, with what the table awaits again. Raises IllegalAction, NoGame or
         JournalError; in every such case nothing changed."""
         with self._lock:
-            self._refuse_if_stopped()
-            running = self._require()
+            running = self.live()
             step = running.take_back(seq, self.journal)
-            self._notes.clear()
+            self.phones.forget_notes()
             self._speak([running.catalog.text("undo.taken_back", what=running.undo_words(step))])
-            self._announce(running.rules.awaiting(running.state, running.pending_input))
+            self._announcer.tell(
+                running, running.rules.awaiting(running.state, running.pending_input)
+            )
             self._refresh_lights()
             self._await_move()
-            self._publish()
+            self.publish()
 
     def stop_play(self) -> None:
         """Refuse every action from now on (the companion is shutting down) and stop the sand.
@@ -478,12 +449,6 @@ class Table:
             return self.explain(exc)
         return self.text("errors.private_refusal")
 
-    def tell_seat(self, seat: int, text: str) -> None:
-        """Show ``text`` on ``seat``'s own page alone (never said, never on a public page)."""
-        with self._lock:
-            self._notes[seat] = text
-            self._pages.wake_private()
-
     def explain(self, exc: IllegalAction) -> str:
         running = self._running
         catalog = running.catalog if running else Catalog(self.default_language, self.seat_names)
@@ -504,7 +469,7 @@ class Table:
         """Say and show something that is not a game event (a camera that stopped...)."""
         with self._lock:
             self._speak([text])
-            self._publish()
+            self.publish()
 
     def camera_lost(self, lost: bool) -> None:
         """The camera has stopped (``lost``) or is back: said once each way, and the pages
@@ -514,14 +479,14 @@ class Table:
                 return
             self._camera_lost = lost
             self._speak([self.text("camera.stopped" if lost else "camera.back")])
-            self._publish()
+            self.publish()
 
     def show(self, text: str) -> None:
         """Show, without saying, something that is not a game event: what the voice itself
         cannot say (it has stopped), so that it never asks the narrator to speak."""
         with self._lock:
-            self._said.show(text)
-            self._publish()
+            self._announcer.said.show(text)
+            self.publish()
 
     def button_stuck(self, seat: int) -> None:
         """A seat's button has stayed down too long: say so, and send the seat to its phone.
@@ -530,24 +495,8 @@ class Table:
 
     def _tell(self, messages: list[str]) -> PressResult:
         self._speak(messages)
-        self._publish()
+        self.publish()
         return PressResult(None, tuple(messages))
-
-    def _announce(self, events: list[Event]) -> list[str]:
-        running = self._running
-        assert running is not None
-        said: list[str] = []
-        for event in events:
-            if event.audience.kind is not AudienceKind.EVERYONE:
-                continue
-            lines = running.rules.lines(running.catalog, event)
-            if event.kind == "press_ignored" and running.rules.in_opening(running.state):
-                self._said.hold(" ".join(lines))  # eyes are closed: shown, not spoken
-                said += lines
-                continue
-            self._speak(lines)
-            said += lines
-        return said
 
     # -- the companion's own moves and the hourglass ---------------------------------------------
 
@@ -572,7 +521,7 @@ class Table:
         """Stop the running countdown, journalling the seconds left (the host's pause; see
         ``companion.games.sand``). Raises IllegalAction when no countdown runs."""
         with self._lock:
-            self._require()
+            self.require()
             left = self._hourglass.left()
             if left is None:
                 raise IllegalAction("no_hourglass_running")
@@ -592,7 +541,7 @@ class Table:
             if running is None or not still():
                 return
             self._speak([running.catalog.text("general.hourglass_left", seat=seat, seconds=left)])
-            self._publish()
+            self.publish()
 
     def _expire(self, still: Callable[[], bool], action: Action) -> None:
         """The sand ran out: send the move it awaited, if that countdown still runs."""
@@ -612,13 +561,19 @@ class Table:
                 log.error("the companion's own action was refused: %s", exc)
 
     def _speak(self, lines: list[str]) -> None:
-        lang = self._running.catalog.lang if self._running else self.default_language
-        self._said.speak(lines, lang)
+        self._announcer.speak(self._running, lines)
 
-    def _require(self) -> Running[Any, Any]:
+    def require(self) -> Running[Any, Any]:
+        """The running game: raises NoGame when none runs."""
         if self._running is None:
             raise NoGame("no game is running: start one on the host page")
         return self._running
+
+    def live(self) -> Running[Any, Any]:
+        """The running game, while the table still takes actions: raises IllegalAction when
+        the companion is shutting down, NoGame when no game runs."""
+        self._refuse_if_stopped()
+        return self.require()
 
     def _refresh_lights(self) -> None:
         """An LED says "your vote (or card) is in", never which."""
@@ -649,104 +604,30 @@ class Table:
                     self._pages.revision,
                     None,
                     self.default_language,
-                    self._said.lines,
-                    self._said.message,
+                    self._announcer.said.lines,
+                    self._announcer.said.message,
                 )
             return public_snapshot(
                 self._pages.revision,
                 running,
                 running.catalog.lang,
-                self._said.lines,
-                self._said.message,
+                self._announcer.said.lines,
+                self._announcer.said.message,
                 picture=self._picture,
                 hourglass=self._hourglass.view(),
                 camera_lost=self._camera_lost,
-                phones=self.seat_links.phones(),
+                phones=self.phones.links.phones(),
                 undo=undo_view(running),
             )
-
-    # -- seats on phones ----------------------------------------------------------------------
-
-    def redeal_links(self) -> dict[int, str]:
-        """New links for every seat of the running game (the host's "re-deal links"): the old
-        ones stop working at once, and their pages are told so."""
-        with self._lock:
-            self._refuse_if_stopped()
-            running = self._require()
-            if running.game.outcome(running.state) is not None:
-                raise IllegalAction("game_over")  # its links were spent when it ended
-            players = int(running.game.public_view(running.state).get("players", 0))
-            tokens = self.seat_links.mint(running.entry.id, players)
-            self._speak([running.catalog.text("general.links_redealt")])
-            self._publish()
-            return tokens
-
-    def redeal_link(self, seat: int) -> None:
-        """A new link for ``seat`` alone (the host's "new link" for a seat whose link was lost
-        or opened by the wrong phone): its old link stops working, and the table is told aloud
-        and on the page, so that taking a seat over is never silent."""
-        with self._lock:
-            self._refuse_if_stopped()
-            running = self._require()
-            if running.game.outcome(running.state) is not None:
-                raise IllegalAction("game_over")
-            if seat not in self.seat_links.links():
-                raise IllegalAction("no_seat_link", number=seat + 1)
-            self.seat_links.redeal(seat)
-            self._speak([running.catalog.text("general.link_redealt", seat=seat)])
-            self._publish()
-
-    def open_seat(self, token: object) -> int | None:
-        """The seat ``token`` opens, marked as opened by its phone: from now on its link is no
-        longer shown to the host. None for a token that opens no seat."""
-        with self._lock:
-            seat = self.seat_for(token)
-            if seat is not None and self.seat_links.opened(seat):
-                self._publish()  # the host's list of links, and the phones joined, change
-            return seat
-
-    def seat_for(self, token: object) -> int | None:
-        """The seat a phone's token opens in the running game, or None."""
-        with self._lock:
-            if self._running is None or self.seat_links.game_id != self._running.entry.id:
-                return None
-            return self.seat_links.seat_for(token)
-
-    def seat_view(self, token: object) -> JSON | None:
-        """What the phone holding ``token`` may see, composed at one instant: the public
-        snapshot and that seat's own private view. None for a token that opens no seat."""
-        with self._lock:
-            seat = self.seat_for(token)
-            if seat is None or self._running is None:
-                return None
-            return {
-                "seat": seat,
-                "name": self._running.catalog.name(seat),
-                "public": self.snapshot(),
-                "private": self.private_snapshot(seat),
-                "notice": self._notes.get(seat),
-            }
-
-    def seat_submit(self, seat: int, action: Action) -> list[Event]:
-        """An action sent from ``seat``'s phone: refused unless the seat it acts for is
-        ``seat`` (``IllegalAction("not_your_seat")``). Then exactly as ``submit``."""
-        if actor(action) != seat:
-            raise IllegalAction("not_your_seat", seat=seat)
-        return self.submit(action)
-
-    def private_snapshot(self, seat: int) -> JSON:
-        with self._lock:
-            running = self._require()
-            return running.game.private_view(running.state, seat)
 
     def show_picture(self, picture: JSON | None) -> None:
         """What the camera saw of the table (public: the dice lie face up), shown on the page:
         where to fetch the image and how table units map to its pixels."""
         with self._lock:
             self._picture = picture
-            self._publish()
+            self.publish()
 
-    def _publish(self) -> None:
+    def publish(self) -> None:
         """Tell the pages of a change (``Broadcast.publish``), the thread journalled first."""
         self._pages.publish(self.snapshot(), self._keep_thread)
 
@@ -759,7 +640,7 @@ class Table:
             return
         thread = Thread(
             running.version,
-            tuple(self._said.lines),
+            tuple(self._announcer.said.lines),
             running.rules.keep_input(running.pending_input),
         )
         kept = (running.entry.id, thread)
@@ -772,11 +653,6 @@ class Table:
             return
         self._kept = kept
 
-    def subscribe_private(self, listener: Callable[[], None]) -> Callable[[], None]:
-        """``listener()`` is called when something only a seat's own page shows may have
-        changed (the public snapshot did not)."""
-        return self._pages.subscribe_private(listener)
-
     @property
     def running(self) -> Running[Any, Any] | None:
         return self._running
@@ -784,12 +660,12 @@ class Table:
     def playing(self, title: str, refusal: str) -> Running[Any, Any]:
         """The running game, if it is ``title`` (what a camera desk reads for): ``NoGame`` when
         none runs, ``IllegalAction(refusal)`` when another game does."""
-        running = self._require()
+        running = self.require()
         if running.entry.title != title:
             raise IllegalAction(refusal, game=running.entry.title)
         return running
 
     def export(self) -> list[str]:
         with self._lock:
-            running = self._require()
+            running = self.require()
             return list(export_lines(self.journal, running.entry))

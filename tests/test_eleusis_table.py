@@ -83,7 +83,7 @@ def test_the_rule_reaches_no_page_stream_voice_log_or_record_before_the_end(
         table.new_game("eleusis", options, NAMES[: options["players"]], lang, seed=seed)
         secret, told = secrets_of(companion, lang)
         client = companion.app.test_client()
-        tokens = table.seat_links.links()
+        tokens = table.phones.links.links()
         rng = random.Random(seed)
         for _ in range(MOST_MOVES):
             running = table.running

@@ -63,7 +63,7 @@ def start_typed(host: Any, players: int = 4, rule: str = TYPED) -> Any:
 
 
 def links(companion: Companion) -> dict[int, str]:
-    return companion.table.seat_links.links()
+    return companion.table.phones.links.links()
 
 
 def seat_act(companion: Companion, token: str, action: Any) -> Any:

@@ -131,7 +131,7 @@ def test_before_the_end_no_other_seats_identity_is_anywhere_public(companion: Co
     start(companion, DIGITAL)
     dealt = sides(companion)
     client = companion.app.test_client()
-    links = companion.table.seat_links.links()
+    links = companion.table.phones.links.links()
     while not over(companion.table):
         assert companion.table.snapshot()["ending"] is None
         for seat, token in links.items():
@@ -176,7 +176,7 @@ def test_a_rematch_keeps_players_options_and_phones_and_deals_anew(
     assert started.status_code == 201
     first = table.running
     assert first is not None
-    links = table.seat_links.links()
+    links = table.phones.links.links()
     phone = companion.app.test_client()
     assert phone.get(f"/seat/{links[2]}").status_code == 200  # seat 2's phone opens its link
     play_out(table)
@@ -196,9 +196,9 @@ def test_a_rematch_keeps_players_options_and_phones_and_deals_anew(
     assert view["seat"] == 2
     assert view["private"]["identity"] == second.state.identities[2].value
     assert "sides" not in json.dumps(view)
-    assert table.seat_links.links() == links  # every seat keeps its own link, and only its own
+    assert table.phones.links.links() == links  # every seat keeps its own link, and only its own
     for seat, token in links.items():
-        assert table.seat_for(token) == seat
+        assert table.phones.seat_for(token) == seat
     assert table.snapshot()["language"] == "fr" and table.snapshot()["names"] == NAMES
 
 
@@ -269,7 +269,7 @@ def test_a_dead_link_shows_a_styled_page_with_the_result(companion: Companion) -
 
     start(companion, DIGITAL, lang="fr")
     dealt = sides(companion)
-    token = companion.table.seat_links.links()[1]
+    token = companion.table.phones.links.links()[1]
     play_out(companion.table)
     spent = client.get(f"/seat/{token}")
     page = spent.get_data(as_text=True)

@@ -138,7 +138,7 @@ def test_a_restarted_table_resumes_the_game_from_the_journal(tmp_path: Path) -> 
         before["version"],
         before["names"],
     )
-    assert again.private_snapshot(0)["my_vote"] is False
+    assert again.phones.private(0)["my_vote"] is False
 
 
 def test_a_finished_game_is_not_resumed(tmp_path: Path) -> None:

@@ -425,7 +425,7 @@ def play_turn(
     asker, rule, turn = state["asker"], state["day_rule"], state["turn"]
     rig.press(asker, A)
     assert rig.state()["phase"] == "vote"
-    willing = [s for s in range(rig.players) if rig.table.private_snapshot(s)["may_claim_disciple"]]
+    willing = [s for s in range(rig.players) if rig.table.phones.private(s)["may_claim_disciple"]]
     # the way to be the disciple is said when someone may be one, and only then
     hint = " " + rig.say(SAY + "disciple_before_voting") if willing else ""
     assert rig.heard()[-1] == rig.say(SAY + "vote_now", asker=NAMES[asker]) + hint

@@ -35,7 +35,7 @@ def start(companion: Companion, options: dict[str, Any] | None = None, seed: int
 
 
 def links(companion: Companion) -> dict[int, str]:
-    return companion.table.seat_links.links()
+    return companion.table.phones.links.links()
 
 
 def press(client: Any, token: str, button: str) -> Any:
@@ -79,14 +79,14 @@ def test_guessed_tokens_open_no_seat(companion: Companion) -> None:
         assert client.get(f"/api/seat/{guess}/state").status_code == 404
         assert client.get(f"/seat/{guess}").status_code == 404
         assert press(client, guess, "A").status_code == 404
-        assert companion.table.seat_for(guess) is None
+        assert companion.table.phones.seat_for(guess) is None
 
 
 def test_every_refused_token_gets_the_same_answer(companion: Companion) -> None:
     start(companion)
     client = companion.app.test_client()
     old = links(companion)[2]
-    companion.table.redeal_links()
+    companion.table.phones.redeal_all()
     revoked = client.get(f"/api/seat/{old}/state")
     guessed = client.get(f"/api/seat/{secrets.token_urlsafe(24)}/state")
     assert revoked.status_code == guessed.status_code == 404
@@ -110,7 +110,7 @@ def test_a_link_is_refused_once_the_host_re_deals_them(companion: Companion) -> 
     start(companion)
     client = companion.app.test_client()
     old = links(companion)[1]
-    companion.table.redeal_links()
+    companion.table.phones.redeal_all()
     assert client.get(f"/api/seat/{old}/state").status_code == 404
     assert client.get(f"/api/seat/{links(companion)[1]}/state").get_json()["seat"] == 1
 
@@ -176,7 +176,7 @@ def test_an_older_games_token_kept_in_memory_is_refused(companion: Companion) ->
     stale.load(running.entry.id)
     token = stale.links()[0]
     start(companion, seed=13)
-    assert companion.table.seat_for(token) is None
+    assert companion.table.phones.seat_for(token) is None
     assert companion.table.journal.seat_tokens(running.entry.id) == {}
 
 
@@ -210,7 +210,7 @@ def test_a_seats_state_holds_its_own_identity_and_no_other(companion: Companion)
         assert view["name"] == NAMES[seat]
         assert view["public"] == companion.table.snapshot()
         assert view["private"]["identity"] == sides[seat].value
-        assert view["private"] == companion.table.private_snapshot(seat)
+        assert view["private"] == companion.table.phones.private(seat)
         assert set(view) == {"seat", "name", "public", "private", "notice"}
 
 
@@ -266,7 +266,7 @@ def test_a_revoked_links_stream_is_told_and_ends(companion: Companion) -> None:
     response = companion.app.test_client().get(f"/api/seat/{token}/events", buffered=False)
     chunks = iter(response.response)
     next(chunks)
-    companion.table.redeal_links()
+    companion.table.phones.redeal_all()
     rest = b"".join(c if isinstance(c, bytes) else c.encode() for c in chunks)
     assert b"event: gone" in rest
     assert companion.app.test_client().get(f"/api/seat/{token}/events").status_code == 404
@@ -317,7 +317,7 @@ def test_a_phones_press_needs_its_token_in_the_header(companion: Companion) -> N
         headers={"X-Seat-Token": token, "Origin": "http://evil.example"},
     )
     assert foreign.status_code == 403
-    assert companion.table.private_snapshot(2)["my_vote"] is None
+    assert companion.table.phones.private(2)["my_vote"] is None
 
 
 def test_a_phone_acts_for_its_own_seat_only(companion: Companion) -> None:
@@ -328,7 +328,7 @@ def test_a_phone_acts_for_its_own_seat_only(companion: Companion) -> None:
     vote = {"kind": "vote", "seat": 3, "approve": True}
     refused = client.post(f"/api/seat/{token}/act", json=vote, headers={"X-Seat-Token": token})
     assert refused.status_code == 403
-    assert companion.table.private_snapshot(3)["my_vote"] is None
+    assert companion.table.phones.private(3)["my_vote"] is None
     own = {"kind": "vote", "seat": 2, "approve": True}
     done = client.post(f"/api/seat/{token}/act", json=own, headers={"X-Seat-Token": token})
     assert done.status_code == 200

@@ -37,7 +37,7 @@ class Twin:
         self.published: list[dict[str, Any]] = []
         self.private_wakes = 0
         self.table.subscribe(self.published.append)
-        self.table.subscribe_private(self._woken)
+        self.table.phones.subscribe(self._woken)
 
     def _woken(self) -> None:
         self.private_wakes += 1
@@ -57,7 +57,7 @@ def test_a_changed_vote_moves_no_revision_no_version_and_no_event(tmp_path: Path
     straight.table.submit(CastVote(1, False))
     assert changed.public() == straight.public()
     assert changed.private_wakes == straight.private_wakes + 1  # seat 1's own page is told
-    assert changed.table.private_snapshot(1) == straight.table.private_snapshot(1)
+    assert changed.table.phones.private(1) == straight.table.phones.private(1)
 
 
 def test_the_revealed_votes_of_twin_tables_are_the_same(tmp_path: Path) -> None:
@@ -136,13 +136,13 @@ def test_a_refusal_for_one_seat_alone_is_never_said_from_a_button(
     answer = twin.table.press(Press(colonial, Button.B))
     assert answer.accepted is None and answer.messages == ()
     assert twin.voice.said[said:] == [] and twin.table.snapshot() == before[0]
-    token = twin.table.seat_links.links()[colonial]
-    view = twin.table.seat_view(token)
+    token = twin.table.phones.links.links()[colonial]
+    view = twin.table.phones.view(token)
     assert view is not None and view["notice"] == twin.table.explain(
         IllegalAction("colons_cannot_fail", seat=colonial, private_to=colonial)
     )
-    others = [t for s, t in twin.table.seat_links.links().items() if s != colonial]
-    assert all(twin.table.seat_view(t)["notice"] is None for t in others)  # type: ignore[index]
+    others = [t for s, t in twin.table.phones.links.links().items() if s != colonial]
+    assert all(twin.table.phones.view(t)["notice"] is None for t in others)  # type: ignore[index]
 
 
 def test_the_host_page_is_told_only_that_a_private_refusal_happened(tmp_path: Path) -> None:
@@ -164,23 +164,23 @@ def test_a_changed_vote_reaches_its_seats_own_stream_and_no_public_one(tmp_path:
     twin = Twin(tmp_path, "table")
     broadcaster = Broadcaster(twin.table.snapshot)
     twin.table.subscribe(broadcaster.publish)
-    twin.table.subscribe_private(broadcaster.wake_seats)
+    twin.table.phones.subscribe(broadcaster.wake_seats)
     twin.table.new_game("resistance", {"players": 5}, NAMES[:5], "en", seed=1)
     all_said(twin.table)  # the night, said to its end
     twin.table.submit(ProposeSquad(0, (0, 1)))
     twin.table.submit(CastVote(1, True))
-    token = twin.table.seat_links.links()[1]
+    token = twin.table.phones.links.links()[1]
     public = broadcaster.admit(Pool.PUBLIC, "192.0.2.5")
     seat = broadcaster.admit(Pool.SEAT, token)
-    phone = broadcaster.stream_views(lambda: twin.table.seat_view(token), seat)
+    phone = broadcaster.stream_views(lambda: twin.table.phones.view(token), seat)
     first = json.loads(next(phone).split("data: ", 1)[1])
-    assert first["private"] == twin.table.private_snapshot(1)
+    assert first["private"] == twin.table.phones.private(1)
 
     twin.table.submit(CastVote(1, False))
     assert public.queue.empty()  # the table's pages are not even woken
     changed = json.loads(next(phone).split("data: ", 1)[1])
     assert changed["public"] == first["public"]
     assert changed["private"] != first["private"]
-    assert changed["private"] == twin.table.private_snapshot(1)
+    assert changed["private"] == twin.table.phones.private(1)
     phone.close()
     broadcaster.release(public)

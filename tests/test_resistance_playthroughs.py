@@ -12,14 +12,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections import deque
 from typing import Any
 
 import pytest
 from heard import HeardNarrator
 from resistance_play import choose as choose_with_plot
 
-from companion.ending import ending, spoken
+from companion.announcing import tell_move
 from companion.game import EVERYONE, Action, Event, IllegalAction, action_from_json
 from companion.games.resistance.engine import Resistance
 from companion.games.resistance.state import (
@@ -34,10 +33,9 @@ from companion.games.resistance.state import (
 from companion.journal import Journal
 from companion.moderator import Table, public_snapshot, undo_view
 from companion.narration import Catalog
-from companion.narration import resistance as narration
 from companion.playing import Step
 from companion.record import NO_SEED, public_record, public_setup
-from companion.said import NARRATION_KEPT
+from companion.said import Said
 from web.sse import sse_message
 
 GAMES_PER_COUNT = 200
@@ -102,27 +100,27 @@ def twin_payload(
     step: tuple[ResistanceState, Action],
 ) -> str:
     """The stream's message had ``events`` (the twin's) been the game's, leading to ``after``:
-    its narration lines, and at the end what the voice adds (ending.spoken), as the table does.
-    ``step``, the twin's state before and its action, gives the host's undo offer, if any."""
+    the table's narration ``told`` before the move, then what the table tells of the move
+    (``tell_move``, the table's own). ``step``, the twin's state before and its action, gives
+    the host's undo offer, if any."""
     running = table.running
     assert running is not None
     before, action = step
     seen = GAME.public_view(after) != GAME.public_view(before)
     twin = Step(running.steps[-1].seq, before, action, seen)
     running = dataclasses.replace(running, state=after, steps=[*running.steps[:-1], twin])
-    lines = [line for e in events for line in narration.lines(running.catalog, e)]
-    end = ending(GAME, after, running.catalog, lines)
-    lines += spoken(end, running.catalog) if end is not None else []
     snap = table.snapshot()
-    said = deque(told + lines, maxlen=NARRATION_KEPT)
-    message = lines[-1] if lines else snap["message"]
+    said = Said(lambda line, lang: None)  # the narration a silent voice tells
+    said.pick_up(told)
+    said.message = snap["message"]
+    tell_move(said, running, events)
     return sse_message(
         public_snapshot(
             snap["revision"],
             running,
             running.catalog.lang,
-            list(said),
-            message,
+            list(said.lines),
+            said.message,
             state=after,
             undo=undo_view(running),
         )

@@ -320,7 +320,7 @@ ELEUSIS = "The game of Eleusis resumes where it stopped."
 
 
 def hand(table: Table, seat: int) -> list[Card]:
-    return [Card.from_json(c) for c in table.private_snapshot(seat)["my_hand"]]
+    return [Card.from_json(c) for c in table.phones.private(seat)["my_hand"]]
 
 
 def rule_words(state: EleusisState) -> list[str]:

@@ -177,7 +177,7 @@ def test_no_private_line_comes_back(tmp_path: Path) -> None:
         table.submit(PlayMissionCard(0, Card.SUCCESS))
         before = narration(table)
         again = restart(table, path)
-        identities.append([str(again.private_snapshot(s)) for s in range(5)])
+        identities.append([str(again.phones.private(s)) for s in range(5)])
         shown.append(narration(again))
         assert shown[-1][: len(before)] == before  # exactly what the page showed, no more
         assert shown[-1][len(before) :] == [

@@ -153,7 +153,7 @@ class Rig:
         return self.running.game.outcome(self.running.state) is not None
 
     def links(self) -> dict[int, str]:
-        return self.table.seat_links.links()
+        return self.table.phones.links.links()
 
     def next_move(self) -> Action | None:
         """A random legal move of the game, or None once it is over."""
@@ -393,7 +393,7 @@ def shows_record(rig: Rig, who: Audience, answer: Any) -> None:
 def shows_links(rig: Rig, who: Audience, answer: Any) -> None:
     """Every seat; a link only for a seat whose phone has not opened its own yet."""
     seats, links = answer.get_json(), rig.links()
-    opened = set(rig.table.seat_links.phones())
+    opened = set(rig.table.phones.links.phones())
     assert sorted(s["seat"] for s in seats) == sorted(links)
     for shown in seats:
         if shown["seat"] in opened:

@@ -208,7 +208,7 @@ def test_the_public_and_seat_pages_link_to_the_running_games_rules(companion: Co
     start(companion, "resistance", "en", 5)
     _, html = get(companion, "/")
     assert 'href="/rules/resistance" id="nav-rules"' in html
-    token = next(iter(companion.table.seat_links.links().values()))
+    token = next(iter(companion.table.phones.links.links().values()))
     _, html = get(companion, f"/seat/{token}")
     assert 'href="/rules/resistance" id="nav-rules"' in html
 

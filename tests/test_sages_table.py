@@ -204,7 +204,7 @@ def test_a_phone_cannot_agree_a_draw_for_the_table(tmp_path: Path) -> None:
     rig.start(draw_by_agreement=True)
     for seat in (0, 1):
         with pytest.raises(IllegalAction) as caught:
-            rig.table.seat_submit(seat, AgreeDraw())
+            rig.table.phones.submit(seat, AgreeDraw())
         assert caught.value.code == "not_your_seat"
     assert rig.actions() == [] and rig.state.outcome is None
 

@@ -38,13 +38,13 @@ def redeal_seats() -> ResponseReturnValue:
     body = json_body()
     if not (isinstance(body, dict) and body.get("confirm") is True):
         return error(400, catalog().text("errors.redeal_unconfirmed"))
-    return redealt(services().table.redeal_links)
+    return redealt(services().table.phones.redeal_all)
 
 
 @blueprint.post("/api/host/seats/<int:seat>/redeal")
 def redeal_seat(seat: int) -> ResponseReturnValue:
     """A new link for one seat (said aloud to the table)."""
-    return redealt(lambda: services().table.redeal_link(seat))
+    return redealt(lambda: services().table.phones.redeal(seat))
 
 
 @blueprint.get("/api/host/address")
@@ -93,9 +93,9 @@ def seat_links() -> list[dict[str, Any]]:
     if running is None:
         return []
     base = base_url()
-    shown = table.seat_links.unopened()
+    shown = table.phones.links.unopened()
     out = []
-    for seat in sorted(table.seat_links.links()):
+    for seat in sorted(table.phones.links.links()):
         link: dict[str, Any] = {"seat": seat, "name": running.catalog.name(seat)}
         token = shown.get(seat)
         if token is None:

@@ -72,7 +72,7 @@ def seat_events(token: str) -> ResponseReturnValue:
 def seat_press(token: str) -> ResponseReturnValue:
     """A phone's A or B: the same input port as the button box."""
     table = services().table
-    seat = table.seat_for(token)
+    seat = table.phones.seat_for(token)
     if seat is None:
         return no_seat()
     body = json_body()
@@ -87,7 +87,7 @@ def seat_press(token: str) -> ResponseReturnValue:
 def seat_act(token: str) -> ResponseReturnValue:
     """A seat's own action (a Le Plan card, an Oraklos claim): only for the token's seat."""
     table = services().table
-    seat = table.seat_for(token)
+    seat = table.phones.seat_for(token)
     running = table.running
     if seat is None or running is None:
         return no_seat()
@@ -98,7 +98,7 @@ def seat_act(token: str) -> ResponseReturnValue:
     if actor(action) != seat:
         return error(403, running.catalog.text("errors.not_your_seat", seat=seat))
     try:
-        table.seat_submit(seat, action)
+        table.phones.submit(seat, action)
     except IllegalAction as exc:
         return seat_refused(exc, token, seat)
     except NoGame:

@@ -2,7 +2,7 @@
 answers through.
 
 A view of the game comes from the table and from nowhere else: the public snapshot
-(``Table.snapshot``) for anyone, a seat's own view (``Table.seat_view``: that snapshot and the
+(``Table.snapshot``) for anyone, a seat's own view (``Phones.view``: that snapshot and the
 seat's private view, composed at one instant) for the phone holding its link, and the SSE
 streams of the same. A refusal is worded here too: the table words an illegal action for whoever
 may read it (``Table.refusal_for``: a refusal meant for one seat is worded for that seat's own
@@ -96,7 +96,7 @@ def seat_refused(exc: IllegalAction, token: str, seat: int) -> Answer:
     table = services().table
     private = exc.params.get("private_to") == seat
     if private:
-        table.open_seat(token)
+        table.phones.open(token)
     return jsonify({"error": table.refusal_for(exc, seat), "private": private}), 400
 
 
@@ -136,7 +136,7 @@ def seat_view(token: str) -> JSON | None:
     """The seat's own view, for the phone holding ``token``: its link is now opened (no longer
     shown to the host). None for a token that opens no seat."""
     table = services().table
-    return table.seat_view(token) if table.open_seat(token) is not None else None
+    return table.phones.view(token) if table.phones.open(token) is not None else None
 
 
 def after_seat_move(token: str, seat: int) -> JSON:
@@ -160,11 +160,11 @@ def seat_stream(token: str) -> ResponseReturnValue:
     """The seat's own views, live (the seat's pool, keyed by its link); its link is now opened.
     ``no_seat()`` for a token that opens no seat."""
     parts = services()
-    if parts.table.open_seat(token) is None:
+    if parts.table.phones.open(token) is None:
         return no_seat()
 
     def opened(slot: Slot) -> Iterable[str]:
-        return parts.broadcaster.stream_views(lambda: parts.table.seat_view(token), slot)
+        return parts.broadcaster.stream_views(lambda: parts.table.phones.view(token), slot)
 
     return _live_stream(Pool.SEAT, token, opened)
 
