@@ -14,7 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.common.exceptions import (
+    NoAlertPresentException,
+    StaleElementReferenceException,
+    TimeoutException,
+    WebDriverException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.alert import Alert
 from selenium.webdriver.common.by import By
@@ -65,12 +70,32 @@ def chromium(profile: Path | None = None, width: int = 1200, height: int = 1000)
 def wait(
     driver: WebDriver, condition: Callable[[WebDriver], Any], what: str, timeout: float = WAIT
 ) -> Any:
-    return WebDriverWait(
-        driver,
-        timeout,
-        poll_frequency=0.05,
-        ignored_exceptions=(StaleElementReferenceException,),  # a live page re-renders
-    ).until(condition, f"timed out waiting for {what}")
+    """``condition``'s first true value, polled for at most ``timeout`` seconds; on a timeout the
+    message adds what the page's alerts say (a refusal, a request that failed on the way)."""
+    try:
+        return WebDriverWait(
+            driver,
+            timeout,
+            poll_frequency=0.05,
+            ignored_exceptions=(StaleElementReferenceException,),  # a live page re-renders
+        ).until(condition, f"timed out waiting for {what}")
+    except TimeoutException as timed_out:
+        alerts = page_alerts(driver)
+        if not alerts:
+            raise
+        raise TimeoutException(f"{timed_out.msg}; the page says: {alerts}") from timed_out
+
+
+def page_alerts(driver: WebDriver) -> list[str]:
+    """The text of the page's alerts (its ``role="alert"`` boxes: refusals and failed
+    requests), the empty ones left out."""
+    try:
+        texts = driver.execute_script(
+            "return [...document.querySelectorAll('[role=alert]')].map((e) => e.textContent)"
+        )
+    except WebDriverException:
+        return []
+    return [t.strip() for t in texts if isinstance(t, str) and t.strip()]
 
 
 def revision(driver: WebDriver) -> int:
