@@ -78,7 +78,7 @@ class Phones:
                 "seat": seat,
                 "name": running.catalog.name(seat),
                 "public": self._table.snapshot(),
-                "private": running.game.private_view(running.state, seat),
+                "private": self.private(seat),
                 "notice": self._notes.get(seat),
             }
 
