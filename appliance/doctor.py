@@ -466,6 +466,13 @@ def check_tesson_reader(
     )
 
 
+MODELS = {
+    "cubes": "its models vision/models/cubes.onnx and vision/models/cube_check.onnx are",
+    "tessons": "its model vision/models/tessons.onnx is",
+}
+"""The learned readers' model files, as the doctor names them when one cannot read."""
+
+
 def _check_reader(
     kind: str,
     setting: str,
@@ -485,8 +492,8 @@ def _check_reader(
         return fail(
             f"{kind} reader",
             f"the {choice} reader cannot read a frame: {exc}",
-            "install the companion again (./scripts/serve.sh) so that its model "
-            f'vision/models/{setting}.onnx is complete, or set [camera] {setting} = "hand-tuned"',
+            f"install the companion again (./scripts/serve.sh) so that {MODELS[setting]} "
+            f'complete, or set [camera] {setting} = "hand-tuned"',
         )
     return ok(f"{kind} reader", f"{choice}: a {camera.width}×{camera.height} frame in {ms:.0f} ms")
 

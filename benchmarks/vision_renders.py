@@ -2,6 +2,7 @@
 
     python benchmarks/vision_renders.py renders/heldout [more folders] [--by table_family,light]
                                         [--cube-model M.onnx]   # another learned cube model
+                                        [--cube-check C.onnx|none]  # another second look
     python benchmarks/vision_renders.py tests/data/renders      # the committed sample
 
 Each folder holds renders of ``tools/render/render_scenes.py`` (docs/vision/renders.md): an
@@ -343,10 +344,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cube-model", type=Path, metavar="ONNX", help="the learned cube reader's model to measure"
     )
+    parser.add_argument(
+        "--cube-check",
+        metavar="ONNX",
+        help="the learned cube reader's second look to measure (none: without one)",
+    )
     args = parser.parse_args(argv)
-    if args.cube_model is not None:
+    if args.cube_model is not None or args.cube_check is not None:
         global LEARNED
-        LEARNED = CubeNetReader(args.cube_model).read
+        check = True if args.cube_check is None else args.cube_check
+        LEARNED = CubeNetReader(args.cube_model, check=False if check == "none" else check).read
     files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
     scenes = [load(p) for p in files]
     cubes = [s for s in scenes if s.kind == "cubes"]

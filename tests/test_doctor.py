@@ -288,7 +288,24 @@ def test_a_damaged_cube_model_fails_saying_what_to_do(
     found = check_cube_reader(CameraConfig())
     assert found.status is Status.FAIL
     assert found.seen.startswith("the learned reader cannot read a frame: ")
-    assert 'cubes = "hand-tuned"' in found.fix
+    assert "vision/models/cube_check.onnx" in found.fix and 'cubes = "hand-tuned"' in found.fix
+
+
+def test_a_damaged_second_look_fails_the_cube_reader_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import vision.cube_net
+
+    damaged = tmp_path / "cube_check.onnx"
+    damaged.write_bytes(b"\x08\x07 half a model")
+    monkeypatch.setattr(
+        vision.cube_net,
+        "read_cubes_net",
+        lambda frame, **how: vision.cube_net.CubeNetReader(check=damaged).read(frame, **how),
+    )
+    found = check_cube_reader(CameraConfig())
+    assert found.status is Status.FAIL
+    assert "vision/models/cube_check.onnx" in found.fix
 
 
 def test_the_tesson_reader_loads_and_says_how_long_a_frame_takes() -> None:

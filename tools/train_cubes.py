@@ -285,37 +285,38 @@ class Sampler:
         return self.colour(out), np.array(labels, np.float32).reshape(-1, dice.shape[1])
 
     def colour(self, crop: np.ndarray) -> np.ndarray:
-        """Light, camera and compression on top of the generator's (no channel swaps)."""
-        rng = self.rng
-        x: np.ndarray = crop.astype(np.float32)
-        warm = rng.uniform(-0.12, 0.12)
-        gains = np.exp(rng.normal(0, 0.05, 3)) * (1 - warm, 1.0, 1 + warm)
-        x = x * (gains * math.exp(rng.uniform(math.log(0.7), math.log(1.4)))).astype(np.float32)
-        mean = float(x.mean())
-        x = (x - mean) * rng.uniform(0.8, 1.2) + mean
-        if rng.random() < 0.3:
-            x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.8, 1.25)
-        u = rng.random()
-        if u < 0.25:
-            x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
-        elif u < 0.4:
-            length = int(rng.integers(2, 6))
-            kernel: np.ndarray = np.zeros((length, length), np.float32)
-            kernel[length // 2] = 1.0 / length
-            rot = cv2.getRotationMatrix2D(
-                ((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1
-            )
-            kernel = cv2.warpAffine(kernel, rot, (length, length))
-            x = cv2.filter2D(x, -1, kernel / max(kernel.sum(), 1e-6))
-        if rng.random() < 0.5:
-            x += rng.normal(0, rng.uniform(1, 6), x.shape).astype(np.float32)
-        x8: np.ndarray = np.clip(x, 0, 255).astype(np.uint8)
-        if rng.random() < 0.4:
-            _, buf = cv2.imencode(".jpg", x8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
-            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-            if decoded is not None:
-                x8 = decoded
-        return x8
+        return augment(self.rng, crop)
+
+
+def augment(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """Light, camera and compression on top of the generator's (no channel swaps)."""
+    x: np.ndarray = crop.astype(np.float32)
+    warm = rng.uniform(-0.12, 0.12)
+    gains = np.exp(rng.normal(0, 0.05, 3)) * (1 - warm, 1.0, 1 + warm)
+    x = x * (gains * math.exp(rng.uniform(math.log(0.7), math.log(1.4)))).astype(np.float32)
+    mean = float(x.mean())
+    x = (x - mean) * rng.uniform(0.8, 1.2) + mean
+    if rng.random() < 0.3:
+        x = 255.0 * (np.clip(x, 0, 255) / 255.0) ** rng.uniform(0.8, 1.25)
+    u = rng.random()
+    if u < 0.25:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.3, 1.2))
+    elif u < 0.4:
+        length = int(rng.integers(2, 6))
+        kernel: np.ndarray = np.zeros((length, length), np.float32)
+        kernel[length // 2] = 1.0 / length
+        rot = cv2.getRotationMatrix2D(((length - 1) / 2, (length - 1) / 2), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, rot, (length, length))
+        x = cv2.filter2D(x, -1, kernel / max(kernel.sum(), 1e-6))
+    if rng.random() < 0.5:
+        x += rng.normal(0, rng.uniform(1, 6), x.shape).astype(np.float32)
+    x8: np.ndarray = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        _, buf = cv2.imencode(".jpg", x8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        if decoded is not None:
+            x8 = decoded
+    return x8
 
 
 def targets(dice: np.ndarray, crop: int) -> tuple[np.ndarray, ...]:
@@ -648,7 +649,7 @@ def seen(
 def sweep(model: Path, frames: Scored, title: str) -> None:
     """The runtime reader with each detection threshold in DETECT and each ``SURE_AT`` in SURE:
     how the shipped ``DETECT_AT`` and ``SURE_AT`` were chosen (on the validation seeds)."""
-    reader = CubeNetReader(model, detect_at=min(DETECT))
+    reader = CubeNetReader(model, detect_at=min(DETECT), check=False)  # the first look's
     everything = []
     for image, truth, hidden in frames:
         readings = reader.read(image)

@@ -5,8 +5,9 @@ The companion's cube reader (``[camera] cubes = "learned"``, the default; ``"han
 keeps ``vision.cubes``): on tables neither was tuned on it finds far more cubes with far fewer
 false ones (docs/vision/generalization.md).
 
-Method (OpenCV only at runtime: ``cv2.dnn`` runs the ONNX model; trained by
-``tools/train_cubes.py``, see ``vision/models/README.md`` and docs/vision/cube_net.md):
+Method (OpenCV only at runtime: ``cv2.dnn`` runs the ONNX models; trained by
+``tools/train_cubes.py`` and ``tools/train_cube_check.py``, see ``vision/models/README.md`` and
+docs/vision/cube_net.md):
 
 1. **Working scale.** The frame is resized (bilinear, area when shrinking a lot) so that its
    short side is ``WORK_SHORT_SIDE`` px, and padded (edge pixels repeated) to a multiple of 16.
@@ -31,6 +32,17 @@ Method (OpenCV only at runtime: ``cv2.dnn`` runs the ONNX model; trained by
    between two classes, a half-seen hole are asked, not guessed. ``DETECT_AT`` and
    ``SURE_AT`` were chosen on validation scenes (``tools/train_cubes.py --tune``).
 
+6. **A second look** (``vision.cube_check``, ``models/cube_check.onnx``): each detection is cut
+   from the full-resolution frame at a fixed size (twice its top face, 32 px) and read by a
+   small classifier: the probability that it is a cube at all, its colour, its hole. Below
+   ``DROP_AT`` it is dropped (a print, a shadow, a second peak on one cube); its colour is the
+   normalized geometric mean of both looks' probabilities, its hole's probability their mean;
+   and the detection's part of the confidence becomes the lower of the classifier's
+   probability of a cube and the heat peak mapped with ``CHECKED_SURE_AT`` (0.6) instead of
+   ``SURE_AT``. A detection both looks are sure of is not asked; one either doubts still is.
+   Chosen on the validation seeds and validation renders (``tools/train_cube_check.py
+   --tune``). ``check=False`` reads with the first look alone.
+
 ``palette`` (``vision.cubes.Palette``, a table's colour check) is accepted for a drop-in
 replacement of ``read_cubes`` and ignored: the network learned the plastics and lights itself.
 """
@@ -48,6 +60,7 @@ import cv2
 import numpy as np
 
 from vision.arrays import FloatImage, Image, f32, u8
+from vision.cube_check import CubeCheck
 from vision.cubes import check_frame
 from vision.readings import CONFIRM_BELOW, DieReading
 
@@ -64,6 +77,8 @@ OUTPUTS = 11  # heat, 4 colour logits, hole, log size, x/y offset, cos 4θ, sin 
 DETECT_AT = 0.4  # heat-map peak above which a cube is reported
 SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
 CANDIDATE_AT = 0.2  # heat-map peak from which a weaker detection is a candidate (doubt_counts)
+DROP_AT = 0.1  # the second look's probability of a cube below which a detection is dropped
+CHECKED_SURE_AT = 0.6  # SURE_AT when the second look also says "a cube"
 
 
 def _check(image: object) -> Image:
@@ -135,10 +150,17 @@ class CubeNetReader:
         model: str | Path | None = None,
         detect_at: float = DETECT_AT,
         short_side: int = WORK_SHORT_SIDE,
+        check: str | Path | bool = True,
+        drop_at: float = DROP_AT,
+        checked_sure_at: float = CHECKED_SURE_AT,
     ) -> None:
         self.net = load_model(model)
         self.detect_at = detect_at
         self.short_side = short_side
+        # the second look: the shipped classifier (True), another one (a path), or none (False)
+        self.check = None if check is False else CubeCheck(None if check is True else check)
+        self.drop_at = drop_at
+        self.checked_sure_at = checked_sure_at
         # of each reading of the last frame: the heat-map peak, and the lower of the colour's
         # and the hole's probabilities (for tools/train_cubes.py's choice of the thresholds)
         self.last_heat: list[float] = []
@@ -167,23 +189,40 @@ class CubeNetReader:
         gh, gw = heat.shape
         found: list[tuple[DieReading, float, float]] = []
         floor = min(self.detect_at, CANDIDATE_AT) if candidates else self.detect_at
+        peaks = []
         for xw, yw, sw, peak, cy, cx in centres(out, heat, floor, 6):
             x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
             if not min_size <= size <= max_size:
                 continue
             if not (0 <= x < img.shape[1] and 0 <= y < img.shape[0]):
                 continue  # in the padding
+            peaks.append((x, y, size, peak, cy, cx))
+        if self.check is not None:
+            second, second_hole = self.check.probabilities(img, [p[:3] for p in peaks])
+        for i, (x, y, size, peak, cy, cx) in enumerate(peaks):
             y0, y1, x0, x1 = max(0, cy - 1), min(gh, cy + 2), max(0, cx - 1), min(gw, cx + 2)
             weight = heat[y0:y1, x0:x1]
             logits = (out[1:6, y0:y1, x0:x1] * weight).sum(axis=(1, 2)) / weight.sum()
             colours = np.exp(logits[:4] - logits[:4].max())
             colours /= colours.sum()
-            best = int(np.argmax(colours))
             p_hole = float(sigmoid(logits[4]))
+            sure_of_cube = detection_confidence(peak)
+            if self.check is not None:
+                p_cube = 1.0 - float(second[i, 0])
+                if p_cube < self.drop_at:
+                    continue
+                colours = np.sqrt(colours * second[i, 1:] / max(p_cube, 1e-6))
+                colours /= colours.sum()
+                p_hole = (p_hole + float(second_hole[i])) / 2
+                if self.checked_sure_at > 0:  # 0: the second look alone says "a cube"
+                    sure_of_cube = min(p_cube, detection_confidence(peak, self.checked_sure_at))
+                else:
+                    sure_of_cube = p_cube
+            best = int(np.argmax(colours))
             hole = p_hole >= 0.5
             turn = math.degrees(math.atan2(float(out[10, cy, cx]), float(out[9, cy, cx]))) / 4
             sure_of_class = min(float(colours[best]), max(p_hole, 1.0 - p_hole))
-            confidence = min(detection_confidence(peak), sure_of_class)
+            confidence = min(sure_of_cube, sure_of_class)
             reading = DieReading(
                 x=float(x),
                 y=float(y),
