@@ -181,7 +181,8 @@ class CubeNetReader:
         candidates: bool = False,
     ) -> list[DieReading]:
         """The cubes whose heat peak reaches ``detect_at``; with ``candidates``, also those from
-        ``CANDIDATE_AT``, marked ``candidate`` (``read_cubes_net``)."""
+        ``CANDIDATE_AT``, marked ``candidate`` (``read_cubes_net``); less those the second look
+        drops, the others with both looks' colour, hole and confidence (method, step 6)."""
         img = _check(image)
         work, scale = working_image(img, self.short_side)
         out = self.raw(work)
