@@ -273,39 +273,25 @@ def test_the_cube_reader_loads_and_says_how_long_a_frame_takes() -> None:
     assert hand.status is Status.OK and hand.seen.startswith("hand-tuned: a 1280×720 frame")
 
 
+@pytest.mark.parametrize("model", ["cubes.onnx", "cube_check.onnx"])
 def test_a_damaged_cube_model_fails_saying_what_to_do(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    model: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The detector's model or its second look's: either one damaged stops the reader."""
     import vision.cube_net
 
-    damaged = tmp_path / "cubes.onnx"
+    damaged = tmp_path / model
     damaged.write_bytes(b"\x08\x07 half a model")
+    paths = {"model": damaged} if model == "cubes.onnx" else {"check": damaged}
     monkeypatch.setattr(
         vision.cube_net,
         "read_cubes_net",
-        lambda frame, **how: vision.cube_net.CubeNetReader(damaged).read(frame, **how),
+        lambda frame, **how: vision.cube_net.CubeNetReader(**paths).read(frame, **how),
     )
     found = check_cube_reader(CameraConfig())
     assert found.status is Status.FAIL
     assert found.seen.startswith("the learned reader cannot read a frame: ")
-    assert "vision/models/cube_check.onnx" in found.fix and 'cubes = "hand-tuned"' in found.fix
-
-
-def test_a_damaged_second_look_fails_the_cube_reader_too(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import vision.cube_net
-
-    damaged = tmp_path / "cube_check.onnx"
-    damaged.write_bytes(b"\x08\x07 half a model")
-    monkeypatch.setattr(
-        vision.cube_net,
-        "read_cubes_net",
-        lambda frame, **how: vision.cube_net.CubeNetReader(check=damaged).read(frame, **how),
-    )
-    found = check_cube_reader(CameraConfig())
-    assert found.status is Status.FAIL
-    assert "vision/models/cube_check.onnx" in found.fix
+    assert f"vision/models/{model}" in found.fix and 'cubes = "hand-tuned"' in found.fix
 
 
 def test_the_tesson_reader_loads_and_says_how_long_a_frame_takes() -> None:
