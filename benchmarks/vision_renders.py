@@ -273,6 +273,16 @@ def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bo
     print()
 
 
+def save_picture(picture: Any, name: Path) -> None:
+    """Write a picture as JPEG, making its folder; an image that cannot be written is said."""
+    import cv2
+
+    name.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(name), picture, [cv2.IMWRITE_JPEG_QUALITY, 80]):
+        raise OSError(f"{name}: could not be written")
+    print(f"wrote {name}")
+
+
 def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
     """The ``count`` cube scenes whose dice are most often missed or misread, read as the
     companion reads them (white paper, the learned reader with its candidates and what the cup
@@ -299,9 +309,7 @@ def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
             good = any(r.color == die.color and r.hole == die.hole for r in near)
             colour = (60, 200, 60) if good else (255, 0, 255)
             cv2.circle(picture, (round(die.x), round(die.y)), round(0.75 * die.size), colour, 2)
-        name = folder / f"render-{scene.path.stem}.jpg"
-        cv2.imwrite(str(name), picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        print(f"wrote {name}")
+        save_picture(picture, folder / f"render-{scene.path.stem}.jpg")
 
 
 def write_tesson_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
@@ -328,9 +336,7 @@ def write_tesson_pictures(scenes: list[Rendered], folder: Path, count: int) -> N
             good = any(r.side == t.side and r.seat == t.seat for r in near)
             colour = (60, 200, 60) if good else (255, 0, 255)
             cv2.circle(picture, (round(t.x), round(t.y)), round(1.5 * reach(t)), colour, 2)
-        name = folder / f"render-{scene.path.stem}.jpg"
-        cv2.imwrite(str(name), picture, [cv2.IMWRITE_JPEG_QUALITY, 80])
-        print(f"wrote {name}")
+        save_picture(picture, folder / f"render-{scene.path.stem}.jpg")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools" / "render"))
 
-from vision_renders import of_hidden  # type: ignore[import-not-found]  # noqa: E402
+from vision_renders import of_hidden, save_picture  # type: ignore[import-not-found]  # noqa: E402
 
 from vision.readings import DieReading  # noqa: E402
 
@@ -39,3 +39,19 @@ def test_a_reading_of_a_hidden_die_counts_neither_way() -> None:
     assert of_hidden(die(111, 100), [below], [on_top], half)
     assert of_hidden(die(200, 100), [die(205, 100)], [], half), "under a hand, nothing near"
     assert not of_hidden(die(300, 100), [below], [on_top], half), "far from both: a reading"
+
+
+def test_a_picture_goes_where_it_is_asked_or_says_it_cannot(tmp_path: Path) -> None:
+    """``--pictures DIR`` makes the folder; a picture that cannot be written is an error, not
+    a "wrote" line for a file that is not there."""
+    import numpy as np
+    import pytest
+
+    picture = np.full((20, 30, 3), 200, np.uint8)
+    name = tmp_path / "new" / "folder" / "render-cubes-1.jpg"
+    save_picture(picture, name)
+    assert name.stat().st_size > 0
+    taken = tmp_path / "render-cubes-2.jpg"
+    taken.mkdir()  # a folder where the picture should go
+    with pytest.raises(OSError, match="could not be written"):
+        save_picture(picture, taken)
