@@ -358,8 +358,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.cube_model is not None or args.cube_check is not None:
         global LEARNED
-        check = True if args.cube_check is None else args.cube_check
-        LEARNED = CubeNetReader(args.cube_model, check=False if check == "none" else check).read
+        check = {None: True, "none": False}.get(args.cube_check, args.cube_check)
+        LEARNED = CubeNetReader(args.cube_model, check=check).read
     files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
     scenes = [load(p) for p in files]
     cubes = [s for s in scenes if s.kind == "cubes"]

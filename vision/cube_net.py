@@ -209,16 +209,10 @@ class CubeNetReader:
             p_hole = float(sigmoid(logits[4]))
             sure_of_cube = detection_confidence(peak)
             if self.check is not None:
-                p_cube = 1.0 - float(second[i, 0])
-                if p_cube < self.drop_at:
+                looked = self._second_look(peak, colours, p_hole, second[i], second_hole[i])
+                if looked is None:
                     continue
-                colours = np.sqrt(colours * second[i, 1:] / max(p_cube, 1e-6))
-                colours /= colours.sum()
-                p_hole = (p_hole + float(second_hole[i])) / 2
-                if self.checked_sure_at > 0:  # 0: the second look alone says "a cube"
-                    sure_of_cube = min(p_cube, detection_confidence(peak, self.checked_sure_at))
-                else:
-                    sure_of_cube = p_cube
+                colours, p_hole, sure_of_cube = looked
             best = int(np.argmax(colours))
             hole = p_hole >= 0.5
             turn = math.degrees(math.atan2(float(out[10, cy, cx]), float(out[9, cy, cx]))) / 4
@@ -239,6 +233,19 @@ class CubeNetReader:
         self.last_heat = [peak for _, peak, _ in found]
         self.last_class_confidence = [sure for _, _, sure in found]
         return [reading for reading, _, _ in found]
+
+    def _second_look(
+        self, peak: float, colours: FloatImage, p_hole: float, second: FloatImage, hole: float
+    ) -> tuple[FloatImage, float, float] | None:
+        """Both looks at one detection (method, step 6): its colour probabilities, hole
+        probability and how sure it is a cube; None where the second look drops it."""
+        p_cube = 1.0 - float(second[0])
+        if p_cube < self.drop_at:
+            return None
+        both = f32(np.sqrt(colours * second[1:] / max(p_cube, 1e-6)))
+        if self.checked_sure_at > 0:  # 0: the second look alone says "a cube"
+            p_cube = min(p_cube, detection_confidence(peak, self.checked_sure_at))
+        return both / both.sum(), (p_hole + float(hole)) / 2, p_cube
 
 
 def load_model(path: str | Path | None, shipped: str = "cubes.onnx") -> cv2.dnn.Net:
