@@ -29,8 +29,9 @@ A reading matches the nearest true die within half its size (a tesson within 0.6
 card's size, or of the printed card's short side); a die less than half visible (under a hand,
 a cup, another die) is left out of the truth, and a reading of it (a reading whose nearest die
 within reach is that one) is not counted either way: a die lying on a hidden one is scored as
-itself. Printed: recall, precision, colour / hole / side / seat over the matched, flagged share and
-silent errors (wrong and not flagged), for all scenes and then per condition (``--by``).
+itself. Printed: recall, precision, colour / hole / side / seat over the matched, flagged share,
+silent errors (wrong and not flagged) and the share of the true items read right and not flagged
+(what the table takes without asking anyone), for all scenes and then per condition (``--by``).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class Outcome:
     kind_right: bool = False
     hole_right: bool = False
     seat_right: bool = False
+    right: bool = False  # found, and all of it read right (colour and hole, or side and seat)
     flagged: bool = False
     silent: bool = False
     extra: bool = False
@@ -148,7 +150,7 @@ def score(
                 o.kind_right = r.side == t.side
                 o.seat_right = r.seat == t.seat
                 wrong = not (o.kind_right and o.seat_right)
-            o.silent = wrong and not r.flagged
+            o.right, o.silent = not wrong, wrong and not r.flagged
         out.append(o)
     matched = set(pairs.values())
     for j, r in enumerate(found):
@@ -185,7 +187,8 @@ def row(name: str, outcomes: list[Outcome], cubes: bool, precision: bool = True)
         f"| {name} | {len(truth)} | {pct(len(found), len(truth))} "
         f"| {pct(len(found), readings) if precision else '-'} "
         f"| {pct(sum(o.kind_right for o in found), len(found))} | {second} "
-        f"| {pct(flagged, readings)} | {silent} |"
+        f"| {pct(flagged, readings)} | {silent} "
+        f"| {pct(sum(o.right and not o.flagged for o in found), len(truth))} |"
     )
 
 
@@ -253,9 +256,10 @@ def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
 def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bool) -> None:
     kind, second = ("colour", "hole") if cubes else ("side", "seat")
     header = (
-        f"| {title} | items | recall | precision | {kind} | {second} | flagged | silent errors |"
+        f"| {title} | items | recall | precision | {kind} | {second} | flagged | silent errors "
+        "| read right, unflagged |"
     )
-    line = "|---|---|---|---|---|---|---|---|"
+    line = "|---|---|---|---|---|---|---|---|---|"
     print(header + "\n" + line)
     for step, outcomes in steps.items():
         print(row(step, outcomes, cubes))

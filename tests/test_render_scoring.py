@@ -15,7 +15,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools" / "render"))
 
-from vision_renders import of_hidden, save_picture  # type: ignore[import-not-found]  # noqa: E402
+from vision_renders import (  # type: ignore[import-not-found]  # noqa: E402
+    of_hidden,
+    row,
+    save_picture,
+    score,
+)
 
 from vision.readings import DieReading  # noqa: E402
 
@@ -55,3 +60,22 @@ def test_a_picture_goes_where_it_is_asked_or_says_it_cannot(tmp_path: Path) -> N
     taken.mkdir()  # a folder where the picture should go
     with pytest.raises(OSError, match="could not be written"):
         save_picture(picture, taken)
+
+
+def test_read_right_unflagged_counts_only_the_true_dice_the_table_takes_without_asking() -> None:
+    """Of three true dice: one read right and sure, one read right but asked, one misread and
+    sure (a silent error); and a false reading. Only the first is taken without asking: 1/3."""
+    from truth import load  # type: ignore[import-not-found]
+
+    truth = [die(100, 100), die(200, 100), die(300, 100)]
+    read = [
+        die(101, 100),
+        DieReading(200, 100, 30.0, 0.0, 0.3, color="red", hole=False),
+        DieReading(300, 101, 30.0, 0.0, 1.0, color="blue", hole=False),
+        die(400, 300),
+    ]
+    scene = load(ROOT / "tests" / "data" / "renders" / "cubes-000000.json")  # its conditions
+    outcomes = score(scene, truth, read, half)
+    cells = [c.strip() for c in row("t", outcomes, cubes=True).strip("|").split("|")]
+    recall, precision, silent, right_unflagged = cells[2], cells[3], cells[7], cells[8]
+    assert (recall, precision, silent, right_unflagged) == ("100.0%", "75.0%", "2", "33.3%")
