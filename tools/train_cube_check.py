@@ -30,6 +30,11 @@ resized by about 8 % of the cube's size, then the light, blur, noise and JPEG of
 ``train_cubes.augment``.
 ``--printed`` makes a share of the crops letters printed on bare table ("none", the words of a
 game mat): 0.08 was tried and not shipped (docs/vision/cube_net.md); the shipped model has none.
+``--train-renders renders/train`` also cuts the crops of Blender renders of training seeds
+(200,000-299,999, docs/vision/renders.md; never the validation or held-out ones), read as the
+throw desk reads them (white-balanced by the markers' paper), the same way as a generated table's
+(a detection nearer a hidden cube than a cube in view is no sample), and draws
+``--render-share`` of each batch from them.
 AdamW, one-cycle learning rate to ``--lr``, for ``--seconds`` of wall clock.
 """
 
@@ -83,12 +88,22 @@ def label_of(x: float, y: float, dice: list) -> tuple[int, float]:
 def samples(seed: int, reader: CubeNetReader) -> tuple[np.ndarray, np.ndarray]:
     """The stored crops of scene ``seed`` (N×STORE_PX²×3) and their labels (N×4: class, hole,
     heat peak (-1 for a crop that is not a detection), whether it is a detection)."""
-    rng = np.random.default_rng(seed + 7_000_000)
     scene = scene_of(seed)
-    image, dice = scene.image, list(scene.dice)
+    return samples_of(scene.image, list(scene.dice), [], reader, seed + 7_000_000)
+
+
+def samples_of(
+    image: np.ndarray, dice: list, hidden: list, reader: CubeNetReader, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``samples`` of one frame whose cubes in view are ``dice``; a detection nearer a
+    ``hidden`` cube (under a hand, a cup, another cube) than a cube in view is no sample."""
+    rng = np.random.default_rng(seed)
     found = reader.read(image)
+    near = lambda r, ds: min((math.hypot(d.x - r.x, d.y - r.y) for d in ds), default=math.inf)  # noqa: E731
     boxes: list[tuple[float, float, float, float]] = [
-        (r.x, r.y, r.size, h) for r, h in zip(found, reader.last_heat, strict=True)
+        (r.x, r.y, r.size, h)
+        for r, h in zip(found, reader.last_heat, strict=True)
+        if near(r, hidden) >= near(r, dice)
     ]
     for d in dice:
         shift = rng.normal(0, 0.08 * d.size, 2)
@@ -131,6 +146,31 @@ def collect(folder: Path, seeds: range, workers: int) -> None:
     with multiprocessing.Pool(workers) as pool:
         for name in pool.imap_unordered(_collect, todo):
             print(f"  {name} ({time.time() - t0:.0f} s)", flush=True)
+
+
+def collect_renders(folders: list[Path], path: Path) -> None:
+    """The crops of the Blender renders in ``folders`` (training seeds only, never validation
+    or held-out ones), white-balanced by the markers' paper as the throw desk reads, to
+    ``path``."""
+    from truth import load as load_render  # type: ignore[import-not-found]
+
+    from vision.white_balance import white_from_markers
+
+    reader = CubeNetReader(detect_at=FLOOR, check=False)
+    parts = []
+    for folder in folders:
+        for js in sorted(folder.glob("cubes-*.json")):
+            r = load_render(js)
+            white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
+            image = r.image if white is None else white.apply(r.image)
+            dice = [d for d in r.dice if d.visible >= 0.5]
+            hidden = [d for d in r.dice if d.visible < 0.5]
+            parts.append(samples_of(image, dice, hidden, reader, r.seed + 8_000_000))
+    if not parts:
+        raise SystemExit(f"no cube renders in {', '.join(map(str, folders))}")
+    np.savez(path, crops=np.concatenate([c for c, _ in parts]),
+             labels=np.concatenate([lab for _, lab in parts]))  # fmt: skip
+    print(f"  {path.name}: {sum(len(c) for c, _ in parts)} crops of {len(parts)} renders")
 
 
 def load(folder: Path, seeds: range) -> tuple[np.ndarray, np.ndarray]:
@@ -211,13 +251,26 @@ def printed(background: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+Crops = tuple[np.ndarray, np.ndarray]
+"""Stored crops (N×STORE_PX²×3) and their labels (N×4)."""
+
+
 class Batches(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
     def __init__(
-        self, crops: np.ndarray, labels: np.ndarray, batch: int, seed: int, printed: float
+        self,
+        crops: np.ndarray,
+        labels: np.ndarray,
+        batch: int,
+        seed: int,
+        printed: float,
+        rendered: Crops | None = None,
+        render_share: float = 0.0,
     ) -> None:
         self.crops, self.labels, self.batch, self.seed = crops, labels, batch, seed
         self.printed = printed  # share of the crops that are letters printed on a bare table
         self.bare = np.flatnonzero(labels[:, 0] == 0)
+        # the crops of Blender renders, and the share of each batch drawn from them
+        self.rendered, self.render_share = rendered, render_share if rendered else 0.0
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         info = torch.utils.data.get_worker_info()
@@ -228,7 +281,11 @@ class Batches(torch.utils.data.IterableDataset):  # type: ignore[type-arg]
             pick = rng.integers(len(self.crops), size=self.batch)
             x, y = [], []
             for i in pick:
-                if rng.random() < self.printed:
+                if self.rendered is not None and rng.random() < self.render_share:
+                    j = rng.integers(len(self.rendered[0]))
+                    x.append(cut(self.rendered[0][j], rng))
+                    y.append(self.rendered[1][j])
+                elif rng.random() < self.printed:
                     x.append(cut(printed(self.crops[rng.choice(self.bare)], rng), rng))
                     y.append(none)
                 else:
@@ -252,12 +309,14 @@ def loss_fn(out: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     return loss
 
 
-def train(crops: np.ndarray, labels: np.ndarray, args: argparse.Namespace) -> CheckNet:
+def train(
+    crops: np.ndarray, labels: np.ndarray, args: argparse.Namespace, rendered: Crops | None = None
+) -> CheckNet:
     torch.manual_seed(args.seed)
     model = CheckNet()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     data = torch.utils.data.DataLoader(
-        Batches(crops, labels, args.batch, args.seed, args.printed),
+        Batches(crops, labels, args.batch, args.seed, args.printed, rendered, args.render_share),
         batch_size=None,
         num_workers=args.workers,
         persistent_workers=args.workers > 0,
@@ -382,6 +441,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--printed", type=float, default=0.0, help="share of printed letters (0.08: not shipped)"
     )
+    ap.add_argument("--train-renders", type=Path, nargs="*", default=[],
+                    help="also train on these Blender renders (training seeds only)")  # fmt: skip
+    ap.add_argument("--render-share", type=float, default=0.25,
+                    help="with --train-renders: the share of each batch cut from them")  # fmt: skip
     ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
     args = ap.parse_args(argv)
@@ -401,7 +464,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(crops)} training crops: "
         + ", ".join(f"{c} {n}" for c, n in zip(CLASSES, counts, strict=True))
     )
-    model = train(crops, labels, args)
+    rendered = None
+    if args.train_renders:
+        collect_renders(args.train_renders, args.data / "renders.npz")
+        with np.load(args.data / "renders.npz") as stored:
+            rendered = (stored["crops"], stored["labels"])
+    model = train(crops, labels, args, rendered)
     export(model, args.out)
     accuracy(model, *load(args.data / "val", VAL_SEEDS))
     return 0
