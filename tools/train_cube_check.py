@@ -5,7 +5,8 @@ NOT part of the runtime: this needs ``pip install torch onnx``. Run from the rep
 (docs/vision/cube_net.md, "A second look", has the figures):
 
     python tools/train_cube_check.py --collect            # cut the crops (about 25 min)
-    python tools/train_cube_check.py --seconds 1200       # train → vision/models/cube_check.onnx
+    python tools/train_cube_check.py --seconds 1500 --threads 2 --train-renders renders/train
+                                                          # train → vision/models/cube_check.onnx
     python tools/train_cube_check.py --tune               # the combination, validation seeds
 
 Data: the generated tables of ``tools/train_cubes.py`` (scene ``seed`` is ``scene_of(seed)``),
