@@ -444,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--train-renders", type=Path, nargs="*", default=[],
                     help="also train on these Blender renders (training seeds only)")  # fmt: skip
-    ap.add_argument("--render-share", type=float, default=0.25,
+    ap.add_argument("--render-share", type=float, default=0.2,
                     help="with --train-renders: the share of each batch cut from them")  # fmt: skip
     ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
