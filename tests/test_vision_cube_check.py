@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.cube_check import CHECK_PX, CHECK_SPAN, CLASSES, CubeCheck, check_crop
-from vision.cube_net import CubeNetReader
+from vision.cube_net import CubeNetReader, load_model
 from vision.synthetic import Scene, wild_cube_scene
 
 HELD_OUT = range(1_000_100, 1_000_106)  # never trained or tuned on
@@ -26,7 +26,7 @@ def scenes() -> list[Scene]:
 
 @pytest.fixture(scope="module")
 def check() -> CubeCheck:
-    return CubeCheck()
+    return CubeCheck(load_model(None, "cube_check.onnx"))
 
 
 def test_the_crop_spans_twice_the_face_whatever_its_size() -> None:

@@ -12,9 +12,6 @@ OpenCV only at runtime: ``cv2.dnn`` runs the ONNX model on all the crops of a fr
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-
 import cv2
 import numpy as np
 
@@ -38,14 +35,10 @@ def check_crop(image: Image, x: float, y: float, size: float, px: int = CHECK_PX
 
 
 class CubeCheck:
-    """The classifier (the shipped model unless a path is given)."""
+    """The classifier, given its network (``vision.cube_net.load_model``)."""
 
-    def __init__(self, model: str | Path | None = None) -> None:
-        if model is not None:
-            self.net = cv2.dnn.readNetFromONNX(str(model))
-        else:
-            with resources.as_file(resources.files("vision") / "models" / "cube_check.onnx") as p:
-                self.net = cv2.dnn.readNetFromONNX(str(p))
+    def __init__(self, net: cv2.dnn.Net) -> None:
+        self.net = net
 
     def probabilities(
         self, image: Image, boxes: list[tuple[float, float, float]]

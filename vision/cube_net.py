@@ -158,7 +158,11 @@ class CubeNetReader:
         self.detect_at = detect_at
         self.short_side = short_side
         # the second look: the shipped classifier (True), another one (a path), or none (False)
-        self.check = None if check is False else CubeCheck(None if check is True else check)
+        self.check = (
+            None
+            if check is False
+            else CubeCheck(load_model(None if check is True else check, "cube_check.onnx"))
+        )
         self.drop_at = drop_at
         self.checked_sure_at = checked_sure_at
         # of each reading of the last frame: the heat-map peak, and the lower of the colour's
