@@ -342,6 +342,35 @@ def test_the_timer_shows_whose_turn_and_a_countdown_that_passes_and_pauses(
     assert_not_reloaded(driver)
 
 
+def test_news_does_not_refill_the_turn_length_the_host_is_typing(
+    server: Server, driver: WebDriver
+) -> None:
+    """The host empties the turn length to type another; a score written from another page meanwhile
+    (news over the stream, the page drawn anew, the pad shown then the timer again) leaves the field
+    as the host left it, so that "30" is 30 s."""
+    open_page(driver, server, "/host")
+    start_by_api(server)
+    night_shown(driver)
+    tab(driver, "timer")
+    seconds = driver.find_element(By.ID, "gn-seconds")
+    wait(driver, lambda d: seconds.get_attribute("value") == "60", "the evening's turn length")
+    seconds.clear()
+    seen = revision(driver)
+    for news in (
+        {"kind": "write_score", "player": 0, "round": 0, "points": 3},
+        {"kind": "show_screen", "screen": "timer"},
+    ):
+        status, _ = server.post("/api/act", news)
+        assert status == 200
+    wait(driver, lambda d: revision(d) >= seen + 2, "the news drawn on the host page")
+    wait(driver, lambda d: seconds.is_displayed(), "the timer shown again")
+    assert seconds.get_attribute("value") == ""
+    seconds.send_keys("30")
+    click(driver, "gn-start")
+    started = server.wait_for(lambda s: s["state"]["timer"] is not None, "the timer started")
+    assert started["state"]["timer"]["seconds"] == 30
+
+
 def test_who_starts_is_shown_by_name(server: Server, driver: WebDriver) -> None:
     public, host = pages(driver, server)
     start_by_api(server)

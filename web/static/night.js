@@ -22,7 +22,9 @@ const Night = (() => {
   let snap = null;  // the snapshot last drawn, for the handlers
   // What this page alone holds: the screen it shows, the die being corrected, the players ticked
   // for "who starts", the last pick already put in the timer's first-player box.
-  const local = { game: null, key: "", screen: "dice", chosen: null, among: null, pickShown: 0 };
+  const local = {
+    game: null, key: "", screen: "dice", chosen: null, among: null, pickShown: 0, secondsFilled: false,
+  };
   let ticker = null;
   let sand = null;  // the countdown running: {key, end} on this page's monotonic clock
 
@@ -92,6 +94,7 @@ const Night = (() => {
       if (HOST && $("gn-among")) {
         $("gn-among").dataset.names = "";  // ticked afresh: everyone
         $("gn-seconds").value = "";  // the new evening's turn length
+        local.secondsFilled = false;
       }
     }
     snap = current;
@@ -395,7 +398,10 @@ const Night = (() => {
     $("gn-pause").hidden = !timer || timer.paused;
     $("gn-resume").hidden = !timer || !timer.paused;
     const seconds = $("gn-seconds");
-    if (!seconds.value) seconds.value = String(timer ? timer.seconds : s.options.turn_seconds);
+    if (!local.secondsFilled) {  // once an evening: news never overwrites what the host is typing
+      seconds.value = String(timer ? timer.seconds : s.options.turn_seconds);
+      local.secondsFilled = true;
+    }
     const first = $("gn-first");
     const wanted = Array.from({ length: s.players }, (_, seat) => name(seat)).join("\n");
     if (first.dataset.names !== wanted) {
