@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT / "tools" / "render"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import nets  # noqa: E402
-from train_cubes import VAL_SEEDS, augment, one_cycle, scene_of  # noqa: E402
+from train_cubes import VAL_SEEDS, augment, desk_renders, one_cycle, scene_of  # noqa: E402
 
 from vision.cube_check import CHECK_PX, CLASSES, check_crop  # noqa: E402
 from vision.cube_net import COLORS, CubeNetReader  # noqa: E402
@@ -149,26 +149,16 @@ def collect(folder: Path, seeds: range, workers: int) -> None:
             print(f"  {name} ({time.time() - t0:.0f} s)", flush=True)
 
 
-def collect_renders(folders: list[Path], path: Path) -> None:
+def collect_renders(folders: list[Path], path: Path, detector: Path | None = None) -> None:
     """The crops of the Blender renders in ``folders`` (training seeds only, never validation
     or held-out ones), white-balanced by the markers' paper as the throw desk reads, to
-    ``path``."""
-    from truth import load as load_render  # type: ignore[import-not-found]
-
-    from vision.white_balance import white_from_markers
-
-    reader = CubeNetReader(detect_at=FLOOR, check=False)
+    ``path``; the detections of ``detector`` (None: the shipped one)."""
+    reader = CubeNetReader(detector, detect_at=FLOOR, check=False)
     parts = []
-    for folder in folders:
-        for js in sorted(folder.glob("cubes-*.json")):
-            r = load_render(js)
-            white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
-            image = r.image if white is None else white.apply(r.image)
-            dice = [d for d in r.dice if d.visible >= 0.5]
-            hidden = [d for d in r.dice if d.visible < 0.5]
-            parts.append(samples_of(image, dice, hidden, reader, r.seed + 8_000_000))
-    if not parts:
-        raise SystemExit(f"no cube renders in {', '.join(map(str, folders))}")
+    for r, image in desk_renders(folders):
+        dice = [d for d in r.dice if d.visible >= 0.5]
+        hidden = [d for d in r.dice if d.visible < 0.5]
+        parts.append(samples_of(image, dice, hidden, reader, r.seed + 8_000_000))
     np.savez(path, crops=np.concatenate([c for c, _ in parts]),
              labels=np.concatenate([lab for _, lab in parts]))  # fmt: skip
     print(f"  {path.name}: {sum(len(c) for c, _ in parts)} crops of {len(parts)} renders")
@@ -382,10 +372,11 @@ COMBOS = [(0.0, 0.0, False)] + [
 ``CubeNetReader``: the first is the reader without a second look."""
 
 
-def tune(model: Path, renders: list[Path]) -> None:
+def tune(model: Path, renders: list[Path], detector: Path | None = None) -> None:
     """The reader with each combination of ``COMBOS`` on the validation seeds (read alone, and
     with candidates and the cup's counts as the throw desk reads) and on validation renders
-    (white-balanced by the markers' paper, as the desk reads)."""
+    (white-balanced by the markers' paper, as the desk reads); with ``detector``'s first look
+    (None: the shipped one)."""
     from collections import Counter
 
     from train_cubes import HEADER, figures, row
@@ -408,7 +399,7 @@ def tune(model: Path, renders: list[Path]) -> None:
     head, rule = HEADER.splitlines()
     for drop_at, sure_at, second in COMBOS:
         reader = CubeNetReader(
-            check=model if second else False, drop_at=drop_at, checked_sure_at=sure_at
+            detector, check=model if second else False, drop_at=drop_at, checked_sure_at=sure_at
         )
         name = f"drop < {drop_at}, sure at {sure_at}" if second else "first look only"
         alone = [reader.read(s.image) for s in val]
@@ -448,12 +439,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --train-renders: the share of each batch cut from them")  # fmt: skip
     ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
+    ap.add_argument("--detector", type=Path,
+                    help="the first look (an ONNX; default: the shipped one) for --tune and the "
+                    "renders' crops")  # fmt: skip
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     assert args.scenes <= VAL_SEEDS.start and args.scenes % SHARD == 0
     if args.tune:
-        tune(args.out, args.renders)
+        tune(args.out, args.renders, args.detector)
         return 0
     if args.collect:
         collect(args.data / "val", VAL_SEEDS, args.workers)
@@ -467,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     rendered = None
     if args.train_renders:
-        collect_renders(args.train_renders, args.data / "renders.npz")
+        collect_renders(args.train_renders, args.data / "renders.npz", args.detector)
         with np.load(args.data / "renders.npz") as stored:
             rendered = (stored["crops"], stored["labels"])
     model = train(crops, labels, args, rendered)

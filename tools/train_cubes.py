@@ -87,6 +87,7 @@ from torch import nn
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "tools" / "render"))
 
 import nets  # noqa: E402
 from nets import Block, cbr, space_to_depth  # noqa: E402
@@ -109,6 +110,7 @@ OUT = ROOT / "vision" / "models" / "cubes.onnx"
 CACHE = Path(tempfile.gettempdir()) / "cubes-cache"
 VAL_SEEDS = range(49_800, 50_000)  # threshold chosen here; never trained on
 HELD_OUT = 1_000_000  # seeds from here on: honest figures only, never trained or tuned on
+TRAIN_RENDERS = range(200_000, 300_000)  # Blender seeds a reader may train on (renders.md)
 SCALES = (0.6, 1.6)  # crop scale relative to the working scale
 BUSY_TABLES = ("cloth", "mat", "lacquer")  # patterns and mirror images like cubes: sampled 2×
 NEAR_A_CUBE = 0.6  # share of the crops centred near a cube (the others anywhere)
@@ -219,6 +221,38 @@ def load_cache(cache: Path, seeds: range) -> list[Frame]:
     found = [cache / f"{seed:06d}.json" for seed in seeds]
     with ThreadPoolExecutor(8) as pool:
         return list(pool.map(_load, [js for js in found if js.exists()]))
+
+
+def desk_renders(folders: list[Path]) -> list[tuple[Any, np.ndarray]]:
+    """The cube renders of ``folders``, each with its frame as the throw desk reads it
+    (white-balanced by the markers' paper). Only training seeds (``TRAIN_RENDERS``): a folder
+    holding a validation or held-out render is refused."""
+    from truth import load_all  # type: ignore[import-not-found]
+
+    from vision.white_balance import white_from_markers
+
+    found = [r for folder in folders for r in load_all(folder, "cubes")]
+    wrong = [r.seed for r in found if r.seed not in TRAIN_RENDERS]
+    if wrong:
+        first, last = TRAIN_RENDERS.start, TRAIN_RENDERS.stop - 1
+        raise SystemExit(f"renders {wrong[:5]} are not training seeds ({first:,}-{last:,})")
+    if not found:
+        raise SystemExit(f"no cube renders in {', '.join(map(str, folders))}")
+    out = []
+    for r in found:
+        white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
+        out.append((r, r.image if white is None else white.apply(r.image)))
+    return out
+
+
+def training_renders(folders: list[Path], share: float, frames: list[Frame]) -> list[Frame]:
+    """The training renders of ``folders`` (``desk_renders``) as frames beside the generated
+    ``frames``, their cubes at least half in view the truth, weighted so that they are drawn
+    ``share`` of the time."""
+    found = desk_renders(folders)
+    weight = share / (1.0 - share) * sum(w for _, _, w in frames) / len(found)
+    return [(image, truth_array([d for d in r.dice if d.visible >= 0.5]), weight)
+            for r, image in found]  # fmt: skip
 
 
 class Sampler:
@@ -719,7 +753,6 @@ def held_out(n: int) -> Scored:
 def renders(folders: list[Path], paper: bool = False) -> Scored:
     """Blender renders with their truth (``tools/render/truth.py``), cubes scenes only; with
     ``paper``, white-balanced by the markers' paper as the companion reads them."""
-    sys.path.insert(0, str(ROOT / "tools" / "render"))
     from truth import load  # type: ignore[import-not-found]
 
     from vision.white_balance import balanced
@@ -786,6 +819,10 @@ def main(argv: list[str] | None = None) -> int:
         "--tune", action="store_true", help="only: the threshold sweep on --val (or --renders)"
     )
     ap.add_argument("--model", type=Path, help="with --evaluate or --tune: this model")
+    ap.add_argument("--train-renders", type=Path, nargs="*", default=[],
+                    help="also train on these Blender renders (training seeds only)")  # fmt: skip
+    ap.add_argument("--render-share", type=float, default=0.25,
+                    help="with --train-renders: the share of crops cut from them")  # fmt: skip
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -822,6 +859,11 @@ def main(argv: list[str] | None = None) -> int:
     frames = load_cache(args.cache, range(args.scenes))
     print(f"{len(frames)} training scenes, {sum(len(d) for _, d, _ in frames)} cubes "
           f"({time.time() - t0:.0f} s to load)")  # fmt: skip
+    if args.train_renders:
+        rendered = training_renders(args.train_renders, args.render_share, frames)
+        print(f"{len(rendered)} training renders, {sum(len(d) for _, d, _ in rendered)} cubes, "
+              f"drawn {args.render_share:.0%} of the time")  # fmt: skip
+        frames += rendered
     model = train(frames, args)
     if args.weights:
         torch.save(model.state_dict(), args.weights)

@@ -77,7 +77,7 @@ OUTPUTS = 11  # heat, 4 colour logits, hole, log size, x/y offset, cos 4θ, sin 
 DETECT_AT = 0.4  # heat-map peak above which a cube is reported
 SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
 CANDIDATE_AT = 0.2  # heat-map peak from which a weaker detection is a candidate (doubt_counts)
-DROP_AT = 0.1  # the second look's probability of a cube below which a detection is dropped
+DROP_AT = 0.2  # the second look's probability of a cube below which a detection is dropped
 CHECKED_SURE_AT = 0.6  # SURE_AT when the second look also says "a cube"
 
 
