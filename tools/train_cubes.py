@@ -16,7 +16,13 @@ glossy plastics, hands, cups, markers, leaning cubes) with 8-24 cubes. Training 
 ``vision.cube_net.DETECT_AT`` and ``SURE_AT`` are chosen on ``VAL_SEEDS`` (49,800-49,999,
 never trained on). Seeds from ``HELD_OUT`` (1,000,000) on are for the honest figures only
 (``--evaluate``, beside ``vision.cubes.read_cubes``): nothing is trained or tuned on them.
-Blender renders (``--renders``, ``tools/render/truth.py``) are another source never trained on.
+Blender renders (``--renders``, ``tools/render/truth.py``) of validation and held-out seeds are
+another source, never trained on. ``--train-renders renders/train`` adds renders of training
+seeds (``TRAIN_RENDERS``, 200,000-299,999; any other seed is refused) to the training frames,
+read as the throw desk reads them (white-balanced by the markers' paper), their cubes at least
+half in view the truth, drawn ``--render-share`` of the time: the shipped model (run 10) is run
+7 fine-tuned so on this CPU (``--scenes 1800 --init run7.onnx --lr 1.5e-3 --seconds 1800
+--render-share 0.25``, 61 renders; docs/vision/cube_net.md).
 The scenes are rendered once into ``--cache`` (a PNG and a JSON of the truth per seed,
 about 1 MB per scene; about 1.7 s per scene on one busy core).
 
