@@ -379,21 +379,14 @@ def tune(model: Path, renders: list[Path], detector: Path | None = None) -> None
     (None: the shipped one)."""
     from collections import Counter
 
-    from train_cubes import HEADER, figures, row
-    from truth import load as load_render  # type: ignore[import-not-found]
+    from train_cubes import HEADER, as_the_desk_reads, figures, row
     from vision_renders import row as render_row  # type: ignore[import-not-found]
     from vision_renders import score  # type: ignore[import-not-found]
 
     from vision.readings import doubt_counts
-    from vision.white_balance import white_from_markers
 
     val = [scene_of(seed) for seed in VAL_SEEDS]
-    rendered = []
-    for folder in renders:
-        for path in sorted(folder.glob("cubes-*.json")):
-            r = load_render(path)
-            white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
-            rendered.append((r, r.image if white is None else white.apply(r.image)))
+    rendered = as_the_desk_reads(renders)
     truths = [list(s.dice) for s in val]
     print(f"{len(val)} validation seeds, {len(rendered)} validation renders")
     head, rule = HEADER.splitlines()

@@ -229,26 +229,31 @@ def load_cache(cache: Path, seeds: range) -> list[Frame]:
         return list(pool.map(_load, [js for js in found if js.exists()]))
 
 
-def desk_renders(folders: list[Path]) -> list[tuple[Any, np.ndarray]]:
+def as_the_desk_reads(folders: list[Path]) -> list[tuple[Any, np.ndarray]]:
     """The cube renders of ``folders``, each with its frame as the throw desk reads it
-    (white-balanced by the markers' paper). Only training seeds (``TRAIN_RENDERS``): a folder
-    holding a validation or held-out render is refused."""
+    (white-balanced by the paper round the markers the render's truth places)."""
     from truth import load_all  # type: ignore[import-not-found]
 
     from vision.white_balance import white_from_markers
 
-    found = [r for folder in folders for r in load_all(folder, "cubes")]
-    wrong = [r.seed for r in found if r.seed not in TRAIN_RENDERS]
+    out = []
+    for r in (r for folder in folders for r in load_all(folder, "cubes")):
+        white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
+        out.append((r, r.image if white is None else white.apply(r.image)))
+    return out
+
+
+def desk_renders(folders: list[Path]) -> list[tuple[Any, np.ndarray]]:
+    """``as_the_desk_reads``, for training: only training seeds (``TRAIN_RENDERS``); a folder
+    holding a validation or held-out render is refused."""
+    found = as_the_desk_reads(folders)
+    wrong = [r.seed for r, _ in found if r.seed not in TRAIN_RENDERS]
     if wrong:
         first, last = TRAIN_RENDERS.start, TRAIN_RENDERS.stop - 1
         raise SystemExit(f"renders {wrong[:5]} are not training seeds ({first:,}-{last:,})")
     if not found:
         raise SystemExit(f"no cube renders in {', '.join(map(str, folders))}")
-    out = []
-    for r in found:
-        white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
-        out.append((r, r.image if white is None else white.apply(r.image)))
-    return out
+    return found
 
 
 def training_renders(folders: list[Path], share: float, frames: list[Frame]) -> list[Frame]:

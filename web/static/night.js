@@ -21,7 +21,8 @@ const Night = (() => {
 
   let snap = null;  // the snapshot last drawn, for the handlers
   // What this page alone holds: the screen it shows, the die being corrected, the players ticked
-  // for "who starts", the last pick already put in the timer's first-player box.
+  // for "who starts", the last pick already put in the timer's first-player box, whether the
+  // turn length was filled in this evening.
   const local = {
     game: null, key: "", screen: "dice", chosen: null, among: null, pickShown: 0, secondsFilled: false,
   };
@@ -93,8 +94,7 @@ const Night = (() => {
       local.chosen = null;
       if (HOST && $("gn-among")) {
         $("gn-among").dataset.names = "";  // ticked afresh: everyone
-        $("gn-seconds").value = "";  // the new evening's turn length
-        local.secondsFilled = false;
+        local.secondsFilled = false;  // the new evening's turn length, filled in afresh
       }
     }
     snap = current;
