@@ -3,6 +3,7 @@
     python benchmarks/vision_renders.py renders/heldout [more folders] [--by table_family,light]
                                         [--cube-model M.onnx]   # another learned cube model
                                         [--cube-check C.onnx|none]  # another second look
+                                        [--tesson-model T.onnx]     # another tesson model
     python benchmarks/vision_renders.py tests/data/renders      # the committed sample
 
 Each folder holds renders of ``tools/render/render_scenes.py`` (docs/vision/renders.md): an
@@ -58,7 +59,7 @@ from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cube_net import CubeNetReader, read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
 from vision.readings import doubt_counts  # noqa: E402
-from vision.tesson_net import read_tessons_net  # noqa: E402
+from vision.tesson_net import TessonNetReader, read_tessons_net  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
@@ -207,8 +208,10 @@ def as_the_companion_reads(scene: Rendered) -> tuple[Any, Any, Callable[..., Any
     return scene.image, balanced, reader
 
 
-LEARNED: Callable[..., list[Any]] = read_cubes_net
+CUBE_READER: Callable[..., list[Any]] = read_cubes_net
 """The learned cube reader measured: the shipped model, or ``--cube-model``'s (main sets it)."""
+TESSON_READER: Callable[..., list[Any]] = read_tessons_net
+"""The learned tesson reader measured: the shipped model, or ``--tesson-model``'s."""
 
 
 def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
@@ -220,7 +223,7 @@ def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         steps["hand-tuned, as seen"] += score(scene, truth, read_cubes(seen), radius)
         steps["hand-tuned, white paper"] += score(scene, truth, read_cubes(balanced), radius)
         steps["hand-tuned, + colour check"] += score(scene, truth, reader(balanced), radius)
-        steps["learned, white paper"] += score(scene, truth, LEARNED(balanced), radius)
+        steps["learned, white paper"] += score(scene, truth, CUBE_READER(balanced), radius)
         steps[CUP] += score(scene, truth, as_the_desk_reads(scene, balanced), radius)
     return steps
 
@@ -229,7 +232,7 @@ def as_the_desk_reads(scene: Rendered, balanced: Any) -> list[Any]:
     """The learned reader with its candidates, and what the cup held (every die of the scene,
     hidden ones too): what the throw desk gives the game."""
     cup = Counter(die.color for die in scene.dice)
-    return doubt_counts(LEARNED(balanced, candidates=True), expected=cup)
+    return doubt_counts(CUBE_READER(balanced, candidates=True), expected=cup)
 
 
 def reach(tesson: Any) -> float:
@@ -248,7 +251,7 @@ def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         markers = {m.id: m.corners for m in scene.markers}
         found = off_the_markers(read_tessons(balanced, scene.seats), markers)
         steps["+ off the markers' paper"] += score(scene, truth, found, reach)
-        found = off_the_markers(read_tessons_net(balanced, scene.seats), markers)
+        found = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
         steps[LEARNED] += score(scene, truth, found, reach)
     return steps
 
@@ -331,7 +334,7 @@ def write_tesson_pictures(scenes: list[Rendered], folder: Path, count: int) -> N
         markers = {m.id: m.corners for m in scene.markers}
         white = white_from_markers(scene.image, markers)
         balanced = scene.image if white is None else white.apply(scene.image)
-        found = off_the_markers(read_tessons_net(balanced, scene.seats), markers)
+        found = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
         picture = annotate_tessons(scene.image, found, scene.seats)
         for t in scene.tessons:
             if t.visible < 0.5:
@@ -359,11 +362,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="ONNX",
         help="the learned cube reader's second look to measure (none: without one)",
     )
+    parser.add_argument(
+        "--tesson-model", type=Path, metavar="ONNX", help="the learned tesson reader's model"
+    )
     args = parser.parse_args(argv)
+    global CUBE_READER, TESSON_READER
     if args.cube_model is not None or args.cube_check is not None:
-        global LEARNED
         check = {None: True, "none": False}.get(args.cube_check, args.cube_check)
-        LEARNED = CubeNetReader(args.cube_model, check=check).read
+        CUBE_READER = CubeNetReader(args.cube_model, check=check).read
+    if args.tesson_model is not None:
+        TESSON_READER = TessonNetReader(args.tesson_model).read
     files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
     scenes = [load(p) for p in files]
     cubes = [s for s in scenes if s.kind == "cubes"]

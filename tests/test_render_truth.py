@@ -266,6 +266,27 @@ def test_a_die_without_its_pose_is_refused(tmp_path: Path) -> None:
         truth.load(path)
 
 
+def _with_sizes(tmp_path: Path, sizes: list[object]) -> Path:
+    source = next(p for p in FILES if p.name.startswith("tessons-"))
+    data = json.loads(source.read_text())
+    for tesson, size in zip(data["tessons"], sizes, strict=False):
+        tesson["size"] = size
+    path = tmp_path / source.name
+    path.write_text(json.dumps(data))
+    (tmp_path / data["image"]).write_bytes((SAMPLE / data["image"]).read_bytes())
+    return path
+
+
+def test_a_tessons_size_is_read_where_the_render_gives_it(tmp_path: Path) -> None:
+    tessons = truth.load(_with_sizes(tmp_path, [31.5, None])).tessons
+    assert tessons[0].size == 31.5 and all(t.size is None for t in tessons[1:])
+
+
+def test_a_tessons_size_that_is_not_a_number_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(truth.BadRender, match="size"):
+        truth.load(_with_sizes(tmp_path, ["big"]))
+
+
 def test_distortion_round_trips() -> None:
     points = np.array([[0.0, 0.0], [1279.0, 719.0], [640.0, 10.0], [3.0, 500.0]])
     for k1 in (-0.12, 0.0, 0.05):

@@ -229,41 +229,51 @@ def load_cache(cache: Path, seeds: range) -> list[Frame]:
         return list(pool.map(_load, [js for js in found if js.exists()]))
 
 
-def as_the_desk_reads(folders: list[Path]) -> list[tuple[Any, np.ndarray]]:
-    """The cube renders of ``folders``, each with its frame as the throw desk reads it
+def as_the_desk_reads(folders: list[Path], kind: str = "cubes") -> list[tuple[Any, np.ndarray]]:
+    """The ``kind`` renders of ``folders``, each with its frame as the desk reads it
     (white-balanced by the paper round the markers the render's truth places)."""
     from truth import load_all  # type: ignore[import-not-found]
 
     from vision.white_balance import white_from_markers
 
     out = []
-    for r in (r for folder in folders for r in load_all(folder, "cubes")):
+    for r in (r for folder in folders for r in load_all(folder, kind)):
         white = white_from_markers(r.image, {m.id: m.corners for m in r.markers})
         out.append((r, r.image if white is None else white.apply(r.image)))
     return out
 
 
-def desk_renders(folders: list[Path]) -> list[tuple[Any, np.ndarray]]:
+def desk_renders(folders: list[Path], kind: str = "cubes") -> list[tuple[Any, np.ndarray]]:
     """``as_the_desk_reads``, for training: only training seeds (``TRAIN_RENDERS``); a folder
     holding a validation or held-out render is refused."""
-    found = as_the_desk_reads(folders)
+    found = as_the_desk_reads(folders, kind)
     wrong = [r.seed for r, _ in found if r.seed not in TRAIN_RENDERS]
     if wrong:
         first, last = TRAIN_RENDERS.start, TRAIN_RENDERS.stop - 1
         raise SystemExit(f"renders {wrong[:5]} are not training seeds ({first:,}-{last:,})")
     if not found:
-        raise SystemExit(f"no cube renders in {', '.join(map(str, folders))}")
+        raise SystemExit(f"no {kind} renders in {', '.join(map(str, folders))}")
     return found
 
 
-def training_renders(folders: list[Path], share: float, frames: list[Frame]) -> list[Frame]:
+def cube_rows(render: Any) -> np.ndarray:
+    """A cube render's truth rows: its cubes at least half in view."""
+    return truth_array([d for d in render.dice if d.visible >= 0.5])
+
+
+def training_renders(
+    folders: list[Path],
+    share: float,
+    frames: list[Frame],
+    kind: str = "cubes",
+    rows: Callable[[Any], np.ndarray] = cube_rows,
+) -> list[Frame]:
     """The training renders of ``folders`` (``desk_renders``) as frames beside the generated
-    ``frames``, their cubes at least half in view the truth, weighted so that they are drawn
-    ``share`` of the time."""
-    found = desk_renders(folders)
+    ``frames``, with their truth ``rows``, weighted so that they are drawn ``share`` of the
+    time."""
+    found = desk_renders(folders, kind)
     weight = share / (1.0 - share) * sum(w for _, _, w in frames) / len(found)
-    return [(image, truth_array([d for d in r.dice if d.visible >= 0.5]), weight)
-            for r, image in found]  # fmt: skip
+    return [(image, rows(r), weight) for r, image in found]
 
 
 class Sampler:
@@ -816,6 +826,10 @@ def training_arguments(
     ap.add_argument("--threads", type=int, default=1, help="torch's CPU threads")
     ap.add_argument("--workers", type=int, default=1, help="processes cutting the crops")
     ap.add_argument("--val", type=int, default=val, help="validation scenes for the sweep")
+    ap.add_argument("--train-renders", type=Path, nargs="*", default=[],
+                    help="also train on these Blender renders (training seeds only)")  # fmt: skip
+    ap.add_argument("--render-share", type=float, default=0.25,
+                    help="with --train-renders: the share of crops cut from them")  # fmt: skip
     return ap
 
 
@@ -830,10 +844,6 @@ def main(argv: list[str] | None = None) -> int:
         "--tune", action="store_true", help="only: the threshold sweep on --val (or --renders)"
     )
     ap.add_argument("--model", type=Path, help="with --evaluate or --tune: this model")
-    ap.add_argument("--train-renders", type=Path, nargs="*", default=[],
-                    help="also train on these Blender renders (training seeds only)")  # fmt: skip
-    ap.add_argument("--render-share", type=float, default=0.25,
-                    help="with --train-renders: the share of crops cut from them")  # fmt: skip
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)

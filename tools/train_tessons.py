@@ -34,6 +34,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -225,22 +226,23 @@ def validation(cache: Path, seeds: range) -> Scored:
 def renders(folders: list[Path]) -> Scored:
     """Blender tesson renders, white-balanced by the markers' paper as the companion reads; a
     tesson less than half in view is left out of the truth."""
-    sys.path.insert(0, str(ROOT / "tools" / "render"))
-    from truth import load_all  # type: ignore[import-not-found]
-
-    from vision.white_balance import white_from_markers
-
     out: Scored = []
-    for folder in folders:
-        for r in load_all(folder, "tessons"):
-            markers = {m.id: m.corners for m in r.markers}
-            white = white_from_markers(r.image, markers)
-            image = r.image if white is None else white.apply(r.image)
-            shown = tuple(t for t in r.tessons if t.visible >= 0.5)
-            printed = tuple(bool(t.printed) for t in shown)
-            scene = TessonScene(image=image, tessons=shown, seats=r.seats, printed=printed)
-            out.append((scene, markers))
+    for r, image in train_cubes.as_the_desk_reads(folders, "tessons"):
+        shown = tuple(t for t in r.tessons if t.visible >= 0.5)
+        printed = tuple(bool(t.printed) for t in shown)
+        scene = TessonScene(image=image, tessons=shown, seats=r.seats, printed=printed)
+        out.append((scene, {m.id: m.corners for m in r.markers}))
     return out
+
+
+def render_rows(render: Any) -> np.ndarray:
+    """A tesson render's truth rows (x, y, size, black) for training: its tessons at least half
+    in view."""
+    shown = [t for t in render.tessons if t.visible >= 0.5]
+    if any(t.size is None for t in shown):
+        raise SystemExit(f"tessons render {render.seed} has no tesson sizes: render it again")
+    rows = [[t.x, t.y, t.size, SIDES.index(t.side)] for t in shown]
+    return np.array(rows, np.float32).reshape(-1, 4)
 
 
 def row(name: str, scenes: Scored, found: list[list[TessonReading]]) -> str:
@@ -326,6 +328,13 @@ def main(argv: list[str] | None = None) -> int:
     frames = load_cache(args.cache, range(args.scenes))
     print(f"{len(frames)} training scenes, {sum(len(t) for _, t, _ in frames)} tessons "
           f"({time.time() - t0:.0f} s to load)")  # fmt: skip
+    if args.train_renders:
+        rendered = train_cubes.training_renders(
+            args.train_renders, args.render_share, frames, "tessons", render_rows
+        )
+        print(f"{len(rendered)} training renders, {sum(len(t) for _, t, _ in rendered)} tessons, "
+              f"drawn {args.render_share:.0%} of the time")  # fmt: skip
+        frames += rendered
     model: CubeNet = train_cubes.train(frames, args, TESSONS)
     if args.weights:
         torch.save(model.state_dict(), args.weights)

@@ -2093,9 +2093,12 @@ def tesson_truth(plan: TessonPlan, camera: CameraPlan, name: str) -> dict:
     ]
     pts = np.c_[np.array(inside), np.full(len(inside), plan.thickness + 0.0001)]
     visible = _ray_visible(pts, {name}, camera.position) if len(pts) else 1.0
+    outline = camera.project(np.c_[hull, np.full(len(hull), plan.thickness)])
+    (_, (w, h), _) = cv2.minAreaRect(outline.astype(np.float32))
     return {
         "x": round(float(c[0]), 3),
         "y": round(float(c[1]), 3),
+        "size": round(float(min(w, h)), 2),
         "side": plan.side,
         "printed": plan.printed,
         "card": plan.card,

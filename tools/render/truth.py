@@ -3,7 +3,7 @@
 Plain Python, numpy and OpenCV: no Blender. ``load("renders/dev/cubes-000123.json")`` gives a
 ``Rendered`` value: the image (as ``cv2.imread`` reads it), the dice as ``DieReading`` values
 with confidence 1.0 (``RenderedDie`` adds the plastic, finish, pose and visible share), the
-tessons as ``TessonReading`` values (``RenderedTesson`` adds printed, card, sleeve, visible),
+tessons as ``TessonReading`` values (``RenderedTesson`` adds printed, card, sleeve, visible, size),
 the seat zones as a ``SeatMap``, the ArUco corner markers, the conditions and the colour-check
 frame of a cubes scene. Everything is in pixels of the final (distorted) JPEG, x right, y down,
 the centre of the top-left pixel at (0, 0), as OpenCV counts.
@@ -114,6 +114,7 @@ class RenderedTesson(TessonReading):
     card: str | None = None
     sleeve: bool = False
     visible: float = 1.0
+    size: float | None = None  # px: a plain shard's width, a printed card's short side
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,7 @@ def _tesson(data: Any, where: str) -> RenderedTesson:
         card=card,
         sleeve=bool(_need(data, "sleeve", bool, where)),
         visible=float(_need(data, "visible", number, where)),
+        size=None if data.get("size") is None else float(_need(data, "size", number, where)),
     )
 
 
