@@ -6,6 +6,7 @@ NOT part of the runtime: this needs ``pip install torch onnx``. Run from the rep
 
     python tools/train_tessons.py --cache-only    # render the training and validation scenes
     python tools/train_tessons.py                 # train → vision/models/tessons.onnx
+    python tools/train_tessons.py --init vision/models/tessons.onnx --train-renders renders/train
     python tools/train_tessons.py --tune --renders renders/dev      # thresholds, validation
     python tools/train_tessons.py --evaluate --renders renders/heldout   # held-out figures
 
@@ -14,7 +15,10 @@ hard-negative mining and loop), with a head of its own: per 4×4 cell a tesson-c
 (focal loss), a side logit (black rather than white; cross-entropy on the 3×3 cells round each
 centre), the log of the tesson's size and its centre's offset (L1 at the centre cell).
 
-Data: generated scenes only. Scene ``seed`` is ``tesson_scene(seed, 5 + seed % 8,
+Data: generated scenes, and with ``--train-renders renders/train`` Blender renders of training
+seeds (``train_cubes.TRAIN_RENDERS``; each tesson's size from the render's truth) drawn for
+``--render-share`` of the crops: the shipped v3 is v2 (generated scenes only) fine-tuned so
+(docs/vision/tesson_net.md). Scene ``seed`` is ``tesson_scene(seed, 5 + seed % 8,
 **wild_tesson_knobs(seed))``: a random real table (table, light, tilt, colour temperature,
 white balance, exposure, JPEG) with 5-12 seats' revealed tessons, plain or the box's printed
 cards, some in sleeves, strays and cubes about. A tesson's size is a plain shard's width

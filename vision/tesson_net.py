@@ -52,8 +52,8 @@ __all__ = ["SIDES", "TessonNetReader", "confidence", "read_tessons_net"]
 SIDES: tuple[Side, Side] = ("white", "black")
 WORK_SHORT_SIDE = 320  # the frame's short side at the working scale, px
 OUTPUTS = 5  # heat, side logit, log size, x/y offset
-DETECT_AT = 0.4  # heat-map peak above which a tesson is reported
-SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
+DETECT_AT = 0.45  # heat-map peak above which a tesson is reported
+SURE_AT = 0.6  # heat-map peak from which a detection is sure enough not to be flagged
 EDGE_SHARE = 0.25  # a centre nearer a zone's edge than this share of its size is flagged
 
 
