@@ -6,7 +6,8 @@ NOT part of the runtime: this needs ``pip install torch onnx``. Run from the rep
 
     python tools/train_tessons.py --cache-only    # render the training and validation scenes
     python tools/train_tessons.py                 # train → vision/models/tessons.onnx
-    python tools/train_tessons.py --init vision/models/tessons.onnx --train-renders renders/train
+    python tools/train_tessons.py --scenes 1200 --init vision/models/tessons.onnx --lr 1.5e-3 \
+        --seconds 1500 --threads 1 --workers 0 --train-renders renders/train --render-share 0.5
     python tools/train_tessons.py --tune --renders renders/dev      # thresholds, validation
     python tools/train_tessons.py --evaluate --renders renders/heldout   # held-out figures
 
@@ -228,21 +229,25 @@ def validation(cache: Path, seeds: range) -> Scored:
 
 
 def renders(folders: list[Path]) -> Scored:
-    """Blender tesson renders, white-balanced by the markers' paper as the companion reads; a
-    tesson less than half in view is left out of the truth."""
+    """Blender tesson renders, white-balanced by the markers' paper as the companion reads, with
+    their tessons ``in_view``."""
     out: Scored = []
     for r, image in train_cubes.as_the_desk_reads(folders, "tessons"):
-        shown = tuple(t for t in r.tessons if t.visible >= 0.5)
+        shown = in_view(r)
         printed = tuple(bool(t.printed) for t in shown)
         scene = TessonScene(image=image, tessons=shown, seats=r.seats, printed=printed)
         out.append((scene, {m.id: m.corners for m in r.markers}))
     return out
 
 
+def in_view(render: Any) -> tuple[Any, ...]:
+    """A tesson render's truth: its tessons at least half in view."""
+    return tuple(t for t in render.tessons if t.visible >= 0.5)
+
+
 def render_rows(render: Any) -> np.ndarray:
-    """A tesson render's truth rows (x, y, size, black) for training: its tessons at least half
-    in view."""
-    shown = [t for t in render.tessons if t.visible >= 0.5]
+    """A tesson render's truth rows (x, y, size, black) for training."""
+    shown = in_view(render)
     if any(t.size is None for t in shown):
         raise SystemExit(f"tessons render {render.seed} has no tesson sizes: render it again")
     rows = [[t.x, t.y, t.size, SIDES.index(t.side)] for t in shown]
