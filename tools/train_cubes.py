@@ -20,9 +20,10 @@ Blender renders (``--renders``, ``tools/render/truth.py``) of validation and hel
 another source, never trained on. ``--train-renders renders/train`` adds renders of training
 seeds (``TRAIN_RENDERS``, 200,000-299,999; any other seed is refused) to the training frames,
 read as the throw desk reads them (white-balanced by the markers' paper), their cubes at least
-half in view the truth, drawn ``--render-share`` of the time: the shipped model (run 10) is run
-7 fine-tuned so on this CPU (``--scenes 1800 --init run7.onnx --lr 1.5e-3 --seconds 1800
---render-share 0.25``, 61 renders; docs/vision/cube_net.md).
+half in view the truth, drawn ``--render-share`` of the time: run 10 is run 7 fine-tuned so on
+this CPU (``--scenes 1800 --init run7.onnx --lr 1.5e-3 --seconds 1800 --render-share 0.25``, 61
+renders), the shipped model (run 11) run 10 fine-tuned so on a GPU (``tools/train_on_gpu.sh``
+with ``TRAIN_RENDERS`` and ``SHARES="0.5"``, 200 renders; docs/vision/cube_net.md).
 The scenes are rendered once into ``--cache`` (a PNG and a JSON of the truth per seed,
 about 1 MB per scene; about 1.7 s per scene on one busy core).
 
@@ -177,12 +178,12 @@ def _render(args: tuple[Path, int]) -> None:
         return
     knobs = wild_cube_knobs(seed)
     scene = scene_of(seed)
-    png = cache / f"{seed:06d}.tmp.png"
+    png = cache / f"{seed:06d}.{os.getpid()}.tmp.png"  # two trainers may render one seed
     cv2.imwrite(str(png), scene.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     os.replace(png, cache / f"{seed:06d}.png")
     dice = [[d.x, d.y, d.size, d.angle, COLORS.index(d.color or ""), int(bool(d.hole))]
             for d in scene.dice]  # fmt: skip
-    tmp = js.with_suffix(".tmp")
+    tmp = js.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps({"seed": seed, "dice": dice, "knobs": knobs,
                                "leaning": list(scene.leaning),
                                "partly_hidden": list(scene.partly_hidden)}))  # fmt: skip

@@ -6,7 +6,11 @@
 #   bash tools/train_on_gpu.sh OUT [cubes|tessons] [cuda|cpu]
 #
 # Writes OUT/<reader>-gpu.onnx, OUT/<reader>-gpu.pt and OUT/train.log (the validation sweep at
-# its end). The scenes' real-photo table needs the dice photos: DICE_PHOTOS, or ../shared/data.
+# its end). With TRAIN_RENDERS (a folder of Blender renders of training seeds, carried) and
+# SHARES (the shares of the steps drawn from them, e.g. "0.3 0.5"), one training per share runs
+# side by side, the workers split between them: OUT/<reader>-gpu-s<share>.onnx, .pt and
+# train-s<share>.log. The scenes' real-photo table needs the dice photos: DICE_PHOTOS, or
+# ../shared/data.
 # Knobs (environment): CACHE_S (210), TRAIN_S (280), SCENES (6000, the most rendered),
 # WORKERS (15, processes cutting crops), BATCH (64), LR (5e-3), CACHE (/tmp/<reader>-gpu), PY,
 # INIT (weights to start from: a former run's .pt, or a shipped model's .onnx such as
@@ -34,9 +38,24 @@ pkill -f "$trainer --cache $cache --scenes $SCENES --cache-only"; sleep 1
 n=$(find "$cache" -name '0[0-4][0-9][0-9][0-9][0-9].json' | wc -l)
 n=$(( n > SCENES ? SCENES : n ))
 echo "$n training scenes rendered in $(( $(date +%s) - t0 )) s"
-"$py" "$trainer" --cache "$cache" --scenes "$n" --seconds "$TRAIN_S" --workers "$WORKERS" \
-  --batch "${BATCH:-64}" --lr "${LR:-5e-3}" --device "$device" --threads 4 \
-  ${INIT:+--init "$INIT"} \
-  --out "$out/$reader-gpu.onnx" --weights "$out/$reader-gpu.pt" 2>&1 | tee "$out/train.log" \
-  | grep -v '^  step [0-9]*[1-9]00 '
+# the gaps and the validation scenes, once before the trainings
+"$py" "$trainer" --cache "$cache" --scenes "$n" --cache-only --workers "$WORKERS" 2>&1 \
+  | grep -v '^  [0-9]*/'
+train() {  # NAME WORKERS [TRAINER'S ARGUMENTS]
+  "$py" "$trainer" --cache "$cache" --scenes "$n" --seconds "$TRAIN_S" --workers "$2" \
+    --batch "${BATCH:-64}" --lr "${LR:-5e-3}" --device "$device" --threads 4 \
+    ${INIT:+--init "$INIT"} "${@:3}" \
+    --out "$out/$reader-gpu$1.onnx" --weights "$out/$reader-gpu$1.pt" 2>&1 \
+    | tee "$out/train$1.log" | grep -v '^  step [0-9]*[1-9]00 '
+}
+if [ -z "${TRAIN_RENDERS:-}" ]; then
+  train "" "$WORKERS"
+else
+  read -ra shares <<<"${SHARES:-0.25}"
+  for share in "${shares[@]}"; do
+    train "-s$share" $(( WORKERS / ${#shares[@]} )) \
+      --train-renders "$TRAIN_RENDERS" --render-share "$share" &
+  done
+  wait
+fi
 echo "total $(( $(date +%s) - t0 )) s"

@@ -88,10 +88,10 @@ def _render(args: tuple[Path, int]) -> None:
         [t.x, t.y, scene.card_width if printed else PLAIN_WIDTH * per_mm, SIDES.index(t.side)]
         for t, printed in zip(scene.tessons, scene.printed, strict=True)
     ]
-    png = cache / f"{seed:06d}.tmp.png"
+    png = cache / f"{seed:06d}.{os.getpid()}.tmp.png"  # two trainers may render one seed
     cv2.imwrite(str(png), scene.image, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     os.replace(png, cache / f"{seed:06d}.png")
-    tmp = js.with_suffix(".tmp")
+    tmp = js.with_suffix(f".{os.getpid()}.tmp")
     assert scene.seats is not None
     data = {
         "seed": seed,

@@ -38,7 +38,7 @@ docs/vision/cube_net.md):
    ``DROP_AT`` it is dropped (a print, a shadow, a second peak on one cube); its colour is the
    normalized geometric mean of both looks' probabilities, its hole's probability their mean;
    and the detection's part of the confidence becomes the lower of the classifier's
-   probability of a cube and the heat peak mapped with ``CHECKED_SURE_AT`` (0.6) instead of
+   probability of a cube and the heat peak mapped with ``CHECKED_SURE_AT`` (0.5) instead of
    ``SURE_AT``. A detection both looks are sure of is not asked; one either doubts still is.
    Chosen on the validation seeds and validation renders (``tools/train_cube_check.py
    --tune``). ``check=False`` reads with the first look alone.
@@ -78,7 +78,7 @@ DETECT_AT = 0.4  # heat-map peak above which a cube is reported
 SURE_AT = 0.7  # heat-map peak from which a detection is sure enough not to be flagged
 CANDIDATE_AT = 0.2  # heat-map peak from which a weaker detection is a candidate (doubt_counts)
 DROP_AT = 0.2  # the second look's probability of a cube below which a detection is dropped
-CHECKED_SURE_AT = 0.6  # SURE_AT when the second look also says "a cube"
+CHECKED_SURE_AT = 0.5  # SURE_AT when the second look also says "a cube"
 
 
 def _check(image: object) -> Image:
