@@ -427,6 +427,29 @@ def test_wild_tessons_draw_every_table_and_kind_of_card_and_render():
     assert draws == [wild_tesson_knobs(seed) for seed in range(60)]  # the seed is the scene
     scene = tesson_scene(3, 7, **draws[3])
     assert scene.image.shape == (720, 1280, 3) and len(scene.tessons) > 0
+    spots = [d["hot_spots"] for d in draws]
+    assert set(spots) == {0, 1, 2} and spots.count(0) > len(spots) / 2
+
+
+def test_a_lamps_hot_spots_on_a_tesson_table_clip_white_in_the_seats_and_move_nothing():
+    knobs = {"table": "wood", "shadows": False, "noise": 0.0}
+    plain = tesson_scene(4, 8, **knobs)
+    lit = tesson_scene(4, 8, hot_spots=2, **knobs)
+    assert lit.tessons == plain.tessons and lit.seats == plain.seats, "the same table, lit"
+    assert np.array_equal(tesson_scene(4, 8, hot_spots=0, **knobs).image, plain.image)
+    shine = lit.image.astype(np.float64).sum(axis=2) - plain.image.astype(np.float64).sum(axis=2)
+    clipped = (lit.image.min(axis=2) >= 250) & (plain.image.min(axis=2) < 250)
+    assert clipped.sum() > 50, "a hot spot's heart clips white where the table was not"
+    assert (shine > 150).mean() < 0.25, "spots and their pools of light, not the whole table"
+    hearts = [tesson_scene(seed, 8, hot_spots=1, **knobs) for seed in range(20)]
+    in_a_seat = 0
+    for seed, scene in enumerate(hearts):
+        base = tesson_scene(seed, 8, **knobs).image.astype(np.float64).sum(axis=2)
+        y, x = np.unravel_index(
+            int(np.argmax(scene.image.astype(np.float64).sum(axis=2) - base)), base.shape
+        )
+        in_a_seat += scene.seats.seat_of(float(x), float(y)) is not None
+    assert in_a_seat >= 10, "most in a seat's zone, where a glare could pass for a shard"
 
 
 def test_wild_check_frames_show_the_four_colours_left_to_right():

@@ -880,6 +880,7 @@ class WildTessonKnobs(_TableKnobs, _LightKnobs):
     sleeves: float
     jpeg: int | None
     grey_ink: float
+    hot_spots: int
 
 
 def color_check_scene(
@@ -1116,7 +1117,12 @@ class _HotSpot:
     @classmethod
     def draw(cls, rng: np.random.Generator, camera: Camera, cubes: list[_Cube]) -> _HotSpot:
         near = cubes[int(rng.integers(len(cubes)))] if cubes else None
-        at = rng.normal(0, 1.5 * SIZE, 2) + ((near.x, near.y) if near else (0.0, 0.0))
+        return cls.near(rng, camera, (near.x, near.y) if near else (0.0, 0.0))
+
+    @classmethod
+    def near(cls, rng: np.random.Generator, camera: Camera, point: tuple[float, float]) -> _HotSpot:
+        """A hot spot within about a cube and a half of ``point`` (mm on the table)."""
+        at = rng.normal(0, 1.5 * SIZE, 2) + point
         x, y = camera.project(np.array([[at[0], at[1], 0.0]]))[0] * SUPERSAMPLE
         px = camera.focal / camera.distance * SUPERSAMPLE
         warm = float(rng.uniform(0, 0.35))
@@ -1319,6 +1325,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         **_wild_light(rng),
         "jpeg": int(rng.integers(50, 96)) if rng.random() < 0.7 else None,
         "grey_ink": float(rng.uniform(0, 1)) if rng.random() < 0.5 else 0.0,
+        "hot_spots": int(rng.integers(1, 3)) if rng.random() < 0.3 else 0,
     }
 
 
@@ -1345,6 +1352,7 @@ def tesson_scene(
     exposure: float = 1.0,
     jpeg: int | None = None,
     grey_ink: float = 0.0,
+    hot_spots: int = 0,
 ) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
@@ -1362,9 +1370,12 @@ def tesson_scene(
     of the wider world's (``scene_effects.WIDE_TABLES``), and ``kelvin``, ``white_balance``,
     ``exposure`` and ``jpeg`` are ``cube_scene``'s; ``grey_ink`` (0-1) prints the black shards
     of printed cards paler, towards a dark grey (worn ink, a sleeve's sheen, as the Blender
-    renders show them). Every number these knobs draw comes from
-    generators of their own (``default_rng([seed, 11])``, ``[seed, 12]``, ``[seed, 13]``), so
-    a scene without them is the same frame as before, byte for byte.
+    renders show them); ``hot_spots`` lamps mirrored in the table (``cube_scene``'s
+    ``hot_spot``: a round glare clipping white at its heart, under the tessons, and a pool of
+    brighter light round it), most in a seat's zone, where a glare could pass for a white shard.
+    Every number these knobs draw comes from generators of their own (``default_rng([seed,
+    11])``, ``[seed, 12]``, ``[seed, 13]``, ``[seed, 14]``), so a scene without them is the same
+    frame as before, byte for byte.
     """
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
@@ -1516,6 +1527,11 @@ def tesson_scene(
         darkening = np.maximum(darkening, flat)
     del footprints
     canvas *= (1 - darkening)[..., None]
+    spots = _tesson_hot_spots(
+        np.random.default_rng([seed, 14]), camera, hot_spots, half, first, step
+    )
+    for spot in spots:
+        spot.glare(canvas)
     truth = []
     for i, (outline, side, seat) in enumerate(placed):
         if i in cards:
@@ -1541,6 +1557,8 @@ def tesson_scene(
     eye = camera.position
     for cube in sorted(cubes, key=lambda c: -np.linalg.norm(np.array([c.x, c.y, SIZE / 2]) - eye)):
         _paint_cube(canvas, camera, cube, light_dir)
+    for spot in spots:
+        spot.pool(canvas)
     post = effects.Post.of(look, np.random.default_rng([seed, 13]), None)
     image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post)
     return TessonScene(
@@ -1551,6 +1569,25 @@ def tesson_scene(
         printed=tuple(i in cards for i in range(len(placed))),
         card_width=size[0] * camera.focal / camera.distance,
     )
+
+
+def _tesson_hot_spots(
+    rng: np.random.Generator, camera: Camera, count: int, half: Points, first: float, step: float
+) -> list[_HotSpot]:
+    """``count`` lamps' hot spots on a tesson table: seven in ten in a seat's zone (the zones
+    start at ``first`` degrees, ``step`` apart, out to ``half``), the others anywhere in view."""
+    spots = []
+    for _ in range(count):
+        if rng.random() < 0.7:
+            a = math.radians(
+                first + (int(rng.integers(round(360 / step))) + rng.uniform(0.1, 0.9)) * step
+            )
+            rho = rng.uniform(0.5, 0.92)
+        else:
+            a, rho = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.92)
+        point = (math.cos(a) * half[0] * rho, math.sin(a) * half[1] * rho)
+        spots.append(_HotSpot.near(rng, camera, point))
+    return spots
 
 
 @dataclass(frozen=True)
