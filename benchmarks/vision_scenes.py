@@ -209,6 +209,15 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "table": "cloth",
         "noise": 2.0,
     },
+    # A lamp mirrored in a wooden table: two hot spots, most in a seat's zone (the false white
+    # shards of the Blender renders, docs/vision/tesson_net.md).
+    "hot spots on wood, plain and printed": {
+        "table": "wood",
+        "printed": 0.5,
+        "hot_spots": 2,
+        "shadows": True,
+        "noise": 2.0,
+    },
     # Every knob at random, 5-12 seats (never tuned on).
     "wild tessons: everything random": wild_tesson_knobs,
 }
