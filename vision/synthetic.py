@@ -1528,7 +1528,7 @@ def tesson_scene(
     del footprints
     canvas *= (1 - darkening)[..., None]
     spots = _tesson_hot_spots(
-        np.random.default_rng([seed, 14]), camera, hot_spots, half, first, step
+        np.random.default_rng([seed, 14]), camera, hot_spots, half, first, seats
     )
     for spot in spots:
         spot.glare(canvas)
@@ -1572,16 +1572,15 @@ def tesson_scene(
 
 
 def _tesson_hot_spots(
-    rng: np.random.Generator, camera: Camera, count: int, half: Points, first: float, step: float
+    rng: np.random.Generator, camera: Camera, count: int, half: Points, first: float, seats: int
 ) -> list[_HotSpot]:
-    """``count`` lamps' hot spots on a tesson table: seven in ten in a seat's zone (the zones
-    start at ``first`` degrees, ``step`` apart, out to ``half``), the others anywhere in view."""
+    """``count`` lamps' hot spots on a tesson table: seven in ten in one of the ``seats`` zones
+    (they start at ``first`` degrees and reach out to ``half``), the others anywhere in view."""
+    step = 360.0 / seats
     spots = []
     for _ in range(count):
         if rng.random() < 0.7:
-            a = math.radians(
-                first + (int(rng.integers(round(360 / step))) + rng.uniform(0.1, 0.9)) * step
-            )
+            a = math.radians(first + (int(rng.integers(seats)) + rng.uniform(0.1, 0.9)) * step)
             rho = rng.uniform(0.5, 0.92)
         else:
             a, rho = rng.uniform(0, 2 * math.pi), rng.uniform(0.0, 0.92)
