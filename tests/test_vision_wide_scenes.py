@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import detect_markers
-from vision.scene_effects import WIDE_TABLES, Distortion
+from vision.scene_effects import FLOWERED, WIDE_TABLES, Distortion, table_texture
 from vision.synthetic import (
     ALBEDO,
     COLORS,
@@ -449,6 +449,34 @@ def test_a_lamps_hot_spots_on_a_tesson_table_clip_white_in_the_seats_and_move_no
         y, x = np.unravel_index(int(np.argmax(lit_up)), base.shape)
         in_a_seat += scene.seats.seat_of(float(x), float(y)) is not None
     assert in_a_seat >= 10, "most in a seat's zone, where a glare could pass for a shard"
+
+
+def test_a_flowered_cloth_prints_flowers_about_a_shards_size_close_together():
+    camera = cube_scene_camera(5)
+    per_mm = camera.focal / camera.distance
+    widths, cover = [], []
+    for seed in range(6):
+        cloth = table_texture(np.random.default_rng(seed), FLOWERED, camera, (720, 1280), 1)
+        ground = np.median(cloth.reshape(-1, 3), axis=0)  # the flowers are the smaller share
+        flowers = (np.abs(cloth - ground).max(axis=2) > 40).astype(np.uint8)
+        flowers = cv2.morphologyEx(flowers, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+        _, _, stats, _ = cv2.connectedComponentsWithStats(flowers)
+        whole = stats[1:][stats[1:, 4] > 20]  # flowers and clumps of them, not specks
+        widths.append(float(np.median(whole[:, 2])) / per_mm)
+        cover.append(float(flowers.mean()))
+    assert min(widths) > 6 and max(widths) < 40, widths  # a plain shard is 24 mm across
+    assert max(widths) / min(widths) > 1.5, "small and large prints"
+    assert all(0.1 < c <= 0.5 for c in cover), cover
+
+
+def test_wild_tessons_lie_on_a_flowered_cloth_on_about_one_table_in_eight_cubes_never():
+    tables = [wild_tesson_knobs(seed)["table"] for seed in range(400)]
+    assert 30 <= tables.count(FLOWERED) <= 70
+    assert all(wild_cube_knobs(seed)["table"] != FLOWERED for seed in range(400))
+    knobs = {"shadows": False, "noise": 0.0}
+    flowered, plain = tesson_scene(8, 7, table=FLOWERED, **knobs), tesson_scene(8, 7, **knobs)
+    assert flowered.tessons == plain.tessons and flowered.seats == plain.seats, "only the table"
+    assert not np.array_equal(flowered.image, plain.image)
 
 
 def test_wild_check_frames_show_the_four_colours_left_to_right():

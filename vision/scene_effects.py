@@ -41,6 +41,10 @@ PLASTICS = ("saturated", "faded", "mixed")
 FINISHES = ("matte", "glossy", "mixed")
 EDGE_OBJECTS = ("hand", "cup")
 WIDE_TABLES = ("lacquer", "cloth", "mat", "laminate", "blue felt", "red felt")
+FLOWERED = "flowered cloth"
+"""A dense print of flowers about a tesson's size (pale on a dark ground, or dark on a pale
+one), a table of its own: ``table_texture`` draws it, but the wild knobs draw it last
+(``vision.synthetic.wild_tesson_knobs``), so the tables they drew before it stay as they were."""
 MARKER_MM = 40.0
 """Side of a calibration marker's black square on the table, mm."""
 PI_HFOV = (62.0, 66.0)
@@ -77,6 +81,8 @@ PALETTE: tuple[Colour, ...] = (
     (120, 52, 92),  # purple
 )
 """Colours of printed cloths and mats: some close to the dice's on purpose."""
+_PALE = tuple(PALETTE[i] for i in (0, 1, 6, 14))  # white, cream, pale yellow, pink
+_DARK = tuple(c for c in PALETTE if c not in _PALE and c != (120, 120, 122))  # not grey
 SKIN: tuple[Colour, ...] = (
     (150, 176, 226),
     (122, 152, 206),
@@ -577,6 +583,8 @@ def table_texture(
         texture = _felt(rng, FELTS[table], size)
     elif table == "cloth":
         texture = _cloth(rng, size, k)
+    elif table == FLOWERED:
+        texture = _flowers(rng, size, k)
     elif table == "mat":
         texture = _mat(rng, size, k)
     elif table == "laminate":
@@ -584,7 +592,8 @@ def table_texture(
     elif table == "lacquer":
         texture = _lacquer(rng, size, k)
     else:
-        raise ValueError(f"table must be one of {', '.join(WIDE_TABLES)}, not {table!r}")
+        tables = ", ".join((*WIDE_TABLES, FLOWERED))
+        raise ValueError(f"table must be one of {tables}, not {table!r}")
     to_tex = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
     to_canvas = np.diag([scale, scale, 1.0]) @ view.table_homography() @ np.linalg.inv(to_tex)
     return f32(
@@ -670,6 +679,54 @@ def _motif(rng: np.random.Generator, out: FloatImage, colour: Colours, k: float)
     else:  # a leaf
         axes = (max(1, int(r)), max(1, int(0.4 * r)))
         cv2.ellipse(out, (int(x), int(y)), axes, rng.uniform(0, 180), 0, 360, c, -1, cv2.LINE_AA)
+
+
+def _flowers(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
+    """Flowers 8-30 mm across, close together on a plain ground, in rows or scattered: petals
+    pale on a dark or saturated ground (3 prints in 4) or dark on a pale one, with hearts of a
+    third colour. Pale petals and dark grounds are what a white or black shard lies among."""
+    petals_pale = rng.random() < 0.75
+    grounds, petals = (_DARK, _PALE) if petals_pale else (_PALE, _DARK)
+    ground = np.array(grounds[int(rng.integers(len(grounds)))], np.float32) * rng.uniform(
+        0.85, 1.05
+    )
+    petal = np.array(petals[int(rng.integers(len(petals)))], np.float32)
+    heart = np.array(PALETTE[int(rng.integers(len(PALETTE)))], np.float32)
+    out = _plain(ground, size)
+    across = rng.uniform(8, 30)  # mm
+    spacing = across * rng.uniform(1.15, 2.0)
+    h, w = size
+    if rng.random() < 0.6:  # rows, every other one shifted by half a flower
+        turn = rng.uniform(0, math.pi)
+        span = math.hypot(w, h) / (spacing * k) / 2 + 2
+        rows = np.arange(-span, span + 1)
+        grid = np.array([(c + (r % 2) / 2, r * 0.87) for r in rows for c in rows])
+        grid += rng.uniform(-0.12, 0.12, grid.shape)
+        turned = grid @ np.array(
+            [[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]]
+        )
+        centres = turned * spacing * k + (w / 2, h / 2)
+    else:
+        count = int(w * h / (spacing * k) ** 2)
+        centres = np.c_[rng.uniform(0, w, count), rng.uniform(0, h, count)]
+    centres = centres[
+        (centres[:, 0] > -across * k) & (centres[:, 0] < w + across * k)
+        & (centres[:, 1] > -across * k) & (centres[:, 1] < h + across * k)
+    ]  # fmt: skip
+    n_petals = int(rng.integers(4, 9))
+    for x, y in centres:
+        r = across / 2 * k * rng.uniform(0.85, 1.15)
+        colour = tuple(float(v) for v in petal * rng.uniform(0.92, 1.05))
+        start = rng.uniform(0, 2 * math.pi)
+        for p in range(n_petals):
+            a = start + 2 * math.pi * p / n_petals
+            centre = (int(x + 0.55 * r * math.cos(a)), int(y + 0.55 * r * math.sin(a)))
+            axes = (max(1, int(0.45 * r)), max(1, int(0.28 * r * 5 / n_petals + 0.06 * r)))
+            cv2.ellipse(out, centre, axes, math.degrees(a), 0, 360, colour, -1, cv2.LINE_AA)
+        core = tuple(float(v) for v in heart)
+        cv2.circle(out, (int(x), int(y)), max(1, int(0.22 * r)), core, -1, cv2.LINE_AA)
+    out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
+    return out
 
 
 def _mat(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:

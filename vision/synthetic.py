@@ -78,7 +78,7 @@ BLACK_TESSON = (30, 30, 32)
 TESSON_BACK = (70, 100, 175)  # a tesson face down: terracotta, neither white nor black
 
 TABLES = ("felt", "wood", "dark", "photo")
-CUBE_TABLES = (*TABLES, *effects.WIDE_TABLES)
+CUBE_TABLES = (*TABLES, *effects.WIDE_TABLES, effects.FLOWERED)
 """Tables of ``cube_scene``: those of every scene, and the wider world's (``scene_effects``)."""
 LIGHTS = ("even", "uneven", "spot")
 PHOTOS = Path(
@@ -899,7 +899,9 @@ def color_check_scene(
 def _wild_table(rng: np.random.Generator) -> _TableKnobs:
     """A random table under a random light, seen by a random camera (the knobs cube and tesson
     scenes share), drawn in this order from ``rng``."""
-    tables = [t for t in CUBE_TABLES if t != "photo" or (PHOTOS / "images").is_dir()]
+    tables = [
+        t for t in (*TABLES, *effects.WIDE_TABLES) if t != "photo" or (PHOTOS / "images").is_dir()
+    ]
     return {
         "table": tables[int(rng.integers(len(tables)))],
         "light": LIGHTS[int(rng.integers(len(LIGHTS)))],
@@ -1315,7 +1317,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
     renders have them: docs/vision/renders.md)."""
     rng = np.random.default_rng([seed, 19])
-    return {
+    knobs: WildTessonKnobs = {
         **_wild_table(rng),
         "empty": float(rng.uniform(0, 0.2)),
         "strays": int(rng.integers(0, 3)),
@@ -1327,6 +1329,9 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         "grey_ink": float(rng.uniform(0, 1)) if rng.random() < 0.5 else 0.0,
         "hot_spots": int(rng.integers(1, 3)) if rng.random() < 0.3 else 0,
     }
+    if rng.random() < 0.12:  # drawn last, so that the knobs above are those drawn before it
+        knobs["table"] = effects.FLOWERED
+    return knobs
 
 
 def tesson_scene(
