@@ -218,6 +218,14 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "shadows": True,
         "noise": 2.0,
     },
+    # Plain shards and cards among printed flowers of their size (the misses of the Blender
+    # renders' floral prints, docs/vision/tesson_net.md).
+    "flowered cloth, plain and printed": {
+        "table": "flowered cloth",
+        "printed": 0.5,
+        "shadows": True,
+        "noise": 2.0,
+    },
     # Every knob at random, 5-12 seats (never tuned on).
     "wild tessons: everything random": wild_tesson_knobs,
 }
