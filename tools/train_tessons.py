@@ -24,10 +24,11 @@ drew a flowered cloth, and the shipped v6 is v5 fine-tuned with all 60 renders
 (docs/vision/tesson_net.md). Scene ``seed`` is ``tesson_scene(seed, 5 + seed % 8,
 **wild_tesson_knobs(seed))``: a random real table (table, light, tilt, colour temperature, white
 balance, exposure, JPEG) with 5-12 seats' revealed tessons, plain or the box's printed cards,
-some in sleeves, strays, cubes about, hot spots and flowered cloths. A tesson's size is a plain shard's width (24 mm) or a printed card's short
-side, in pixels. Training uses seeds ``0 .. --scenes-1``; ``vision.tesson_net.DETECT_AT`` and
-``SURE_AT`` are chosen on ``VAL_SEEDS`` and on the validation renders (``renders/dev``); the
-held-out renders (seeds ≥ 1,000,000) only report.
+some in sleeves, strays, cubes about, hot spots and flowered cloths. A tesson's size is a plain
+shard's width (24 mm) or a printed card's short side, in pixels. Training uses seeds ``0 ..
+--scenes-1``; ``vision.tesson_net.DETECT_AT`` and ``SURE_AT`` are chosen on ``VAL_SEEDS`` and
+on the validation renders (``renders/dev``); the held-out renders (seeds ≥ 1,000,000) only
+report.
 """
 
 from __future__ import annotations
