@@ -699,8 +699,8 @@ def _flowers(rng: np.random.Generator, size: tuple[int, int], k: float) -> Float
     if rng.random() < 0.6:  # rows, every other one shifted by half a flower
         turn = rng.uniform(0, math.pi)
         span = math.hypot(w, h) / (spacing * k) / 2 + 2
-        rows = np.arange(-span, span + 1)
-        grid = np.array([(c + (r % 2) / 2, r * 0.87) for r in rows for c in rows])
+        steps = np.arange(-span, span + 1)
+        grid = np.array([(c + (r % 2) / 2, r * 0.87) for r in steps for c in steps])
         grid += rng.uniform(-0.12, 0.12, grid.shape)
         turned = grid @ np.array(
             [[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]]

@@ -898,7 +898,8 @@ def color_check_scene(
 
 def _wild_table(rng: np.random.Generator) -> _TableKnobs:
     """A random table under a random light, seen by a random camera (the knobs cube and tesson
-    scenes share), drawn in this order from ``rng``."""
+    scenes share), drawn in this order from ``rng``. The flowered cloth is not among these
+    tables: ``wild_tesson_knobs`` draws it after every other knob."""
     tables = [
         t for t in (*TABLES, *effects.WIDE_TABLES) if t != "photo" or (PHOTOS / "images").is_dir()
     ]
@@ -1315,7 +1316,8 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     """Every knob of ``tesson_scene`` drawn at random over its whole range from ``seed`` (a
     generator of its own): a random real table of revealed tessons, plain or the box's printed
     cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
-    renders have them: docs/vision/renders.md)."""
+    renders have them: docs/vision/renders.md). About one table in eight is a flowered cloth
+    (``scene_effects.FLOWERED``), drawn last, so the other knobs are those drawn before it."""
     rng = np.random.default_rng([seed, 19])
     knobs: WildTessonKnobs = {
         **_wild_table(rng),
@@ -1329,7 +1331,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         "grey_ink": float(rng.uniform(0, 1)) if rng.random() < 0.5 else 0.0,
         "hot_spots": int(rng.integers(1, 3)) if rng.random() < 0.3 else 0,
     }
-    if rng.random() < 0.12:  # drawn last, so that the knobs above are those drawn before it
+    if rng.random() < 0.12:
         knobs["table"] = effects.FLOWERED
     return knobs
 
