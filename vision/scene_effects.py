@@ -314,6 +314,12 @@ def add(canvas: FloatImage, pts: Points, value: float | Colours, scale: int) -> 
     canvas[y0:y1, x0:x1] += mask[..., None] * np.broadcast_to(np.asarray(value, np.float32), (3,))
 
 
+def rotation(degrees: float) -> Matrix:
+    """The 2×2 matrix turning points (as columns) by ``degrees``."""
+    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
+    return np.array([[c, -s], [s, c]])
+
+
 def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], scale: float) -> FloatImage:
     """Smooth random field, zero mean, unit-ish amplitude, features about ``scale`` pixels."""
     small = (max(2, int(shape[0] / scale) + 2), max(2, int(shape[1] / scale) + 2))
@@ -687,9 +693,8 @@ def _flowers(rng: np.random.Generator, size: tuple[int, int], k: float) -> Float
     third colour. Pale petals and dark grounds are what a white or black shard lies among."""
     petals_pale = rng.random() < 0.75
     grounds, petals = (_DARK, _PALE) if petals_pale else (_PALE, _DARK)
-    ground = np.array(grounds[int(rng.integers(len(grounds)))], np.float32) * rng.uniform(
-        0.85, 1.05
-    )
+    ground = np.array(grounds[int(rng.integers(len(grounds)))], np.float32)
+    ground *= rng.uniform(0.85, 1.05)
     petal = np.array(petals[int(rng.integers(len(petals)))], np.float32)
     heart = np.array(PALETTE[int(rng.integers(len(PALETTE)))], np.float32)
     out = _plain(ground, size)
@@ -697,15 +702,12 @@ def _flowers(rng: np.random.Generator, size: tuple[int, int], k: float) -> Float
     spacing = across * rng.uniform(1.15, 2.0)
     h, w = size
     if rng.random() < 0.6:  # rows, every other one shifted by half a flower
-        turn = rng.uniform(0, math.pi)
+        turn = math.degrees(rng.uniform(0, math.pi))
         span = math.hypot(w, h) / (spacing * k) / 2 + 2
         steps = np.arange(-span, span + 1)
         grid = np.array([(c + (r % 2) / 2, r * 0.87) for r in steps for c in steps])
         grid += rng.uniform(-0.12, 0.12, grid.shape)
-        turned = grid @ np.array(
-            [[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]]
-        )
-        centres = turned * spacing * k + (w / 2, h / 2)
+        centres = grid @ rotation(turn).T * spacing * k + (w / 2, h / 2)
     else:
         count = int(w * h / (spacing * k) ** 2)
         centres = np.c_[rng.uniform(0, w, count), rng.uniform(0, h, count)]

@@ -1447,7 +1447,7 @@ def tesson_scene(
             a = math.radians(first + (s + rng.uniform(0.2, 0.8)) * step)
             rho = rng.uniform(0.6, 0.82)
             x, y = np.cos(a) * half[0] * rho, np.sin(a) * half[1] * rho
-            outline = _shard(rng, radius) @ _rotation(rng.uniform(0, 360)).T + (x, y)
+            outline = _shard(rng, radius) @ effects.rotation(rng.uniform(0, 360)).T + (x, y)
             zone = _zone_polygon(centre, half, first + s * step, first + (s + 1) * step, 0.45, 1)
             if all(
                 cv2.pointPolygonTest(zone.astype(np.float32), tuple(map(float, p)), True) > 2
@@ -1466,7 +1466,7 @@ def tesson_scene(
             a = rng.uniform(0, 2 * math.pi)
             rho = rng.uniform(0.0, 0.3)
             x, y = np.cos(a) * half[0] * rho, np.sin(a) * half[1] * rho
-            outline = _shard(rng, radius) @ _rotation(rng.uniform(0, 360)).T + (x, y)
+            outline = _shard(rng, radius) @ effects.rotation(rng.uniform(0, 360)).T + (x, y)
             if free(outline):
                 placed.append((outline, "white" if rng.random() < 0.5 else "black", None))
                 break
@@ -1642,11 +1642,6 @@ def _printed_card(
         if (sector is None and inside <= 0.1) or (sector is not None and inside >= 0.9):
             return card
     return None
-
-
-def _rotation(degrees: float) -> Matrix:
-    c, s = math.cos(math.radians(degrees)), math.sin(math.radians(degrees))
-    return np.array([[c, -s], [s, c]])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1829,7 +1824,7 @@ def _rounded_square(die: PlacedDie, z: float, inset: float, corner: float) -> Po
     for cx, cy, start in ((1, 1, 0), (-1, 1, 90), (-1, -1, 180), (1, -1, 270)):
         for t in np.radians(np.linspace(start, start + 90, 7)):
             pts.append(((half - r) * cx + r * math.cos(t), (half - r) * cy + r * math.sin(t)))
-    local = np.array(pts) @ _rotation(die.angle).T + (die.x, die.y)
+    local = np.array(pts) @ effects.rotation(die.angle).T + (die.x, die.y)
     square: Points = np.c_[local, np.full(len(local), z)]
     return square
 
@@ -1849,7 +1844,7 @@ def _paint_pip_die(canvas: FloatImage, camera: Camera, die: PlacedDie) -> None:
     face = camera.project(_rounded_square(die, SIZE, 0.07 * SIZE, 0.14 * SIZE))
     _fill(canvas, face, albedo)
     ink = np.array(PIP_INK.get(die.color, WHITE_PIPS), np.float64)
-    turn = _rotation(die.angle + 90.0 * die.layout_turn)
+    turn = effects.rotation(die.angle + 90.0 * die.layout_turn)
     radius = PIP_RADIUS * SIZE
     for u, v in PIP_LAYOUT[die.value]:
         cx, cy = turn @ np.array([u, v]) * PIP_STEP * SIZE + (die.x, die.y)
