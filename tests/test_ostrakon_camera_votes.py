@@ -561,6 +561,21 @@ def test_the_learned_reader_never_reads_a_hidden_tesson_and_asks_rather_than_gue
     assert asked / shown <= 0.05, f"{asked} of {shown} asked"
 
 
+def test_on_a_flowered_cloth_a_tesson_face_down_is_never_a_reading() -> None:
+    """The reader learnt to find shards among printed flowers of their size (v5, v6): a tesson
+    still face down among them stays unread, as on felt."""
+    hidden_count = 0
+    for seed in range(6):
+        scene = tesson_scene(seed, seats=7, table="flowered cloth", shadows=True, noise=2.0)
+        hidden = [s for s in range(7) if s % 2 == seed % 2]
+        found = read_tessons_net(face_down(scene, hidden), scene.seats)
+        for t in scene.tessons:
+            if t.seat in hidden:
+                hidden_count += 1
+                assert not [r for r in found if math.hypot(r.x - t.x, r.y - t.y) < REACH], seed
+    assert hidden_count >= 18
+
+
 def test_the_generated_camera_shows_one_table_a_turn(table: Table) -> None:
     source = GeneratedTessonSource(4)
     desk = TessonDesk(table, source)
