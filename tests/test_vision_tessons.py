@@ -142,6 +142,31 @@ def test_cards_in_glossy_sleeves_are_read_through_the_glare():
         _read_all_right(scene, unflagged=5 / 6)
 
 
+def test_a_sleeve_mirroring_a_broad_light_pales_a_black_shard_but_leaves_it_darker_than_its_card():
+    knobs = {"printed": 1.0, "sleeves": 1.0, "stock": "cream", "table": "felt", "noise": 0.0}
+    plain, veiled = tesson_scene(2113, 6, **knobs), tesson_scene(2113, 6, sheen=1.0, **knobs)
+    assert veiled.tessons == plain.tessons and veiled.seats == plain.seats, "only the light"
+    assert np.array_equal(tesson_scene(2113, 6, sheen=0.0, **knobs).image, plain.image)
+
+    def middle(image, t):
+        patch = image[round(t.y) - 3 : round(t.y) + 4, round(t.x) - 3 : round(t.x) + 4]
+        return float(patch.reshape(-1, 3).mean(axis=0).mean())
+
+    def corner(image, t):  # the card's stock, somewhere round its shard
+        ring = [
+            image[round(t.y + r * math.sin(a)), round(t.x + r * math.cos(a))].astype(float).mean()
+            for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)
+            for r in (0.62 * plain.card_width, 0.68 * plain.card_width)
+        ]
+        return float(np.percentile(ring, 90))
+
+    black = [t for t in veiled.tessons if t.side == "black"]
+    assert black, "the scene shows black shards"
+    for t in black:
+        assert middle(veiled.image, t) > middle(plain.image, t) + 40, "a pale grey, not black"
+        assert middle(veiled.image, t) < corner(veiled.image, t) - 15, "still darker than the card"
+
+
 def test_plain_and_printed_tessons_on_one_table():
     for seed in (2120, 2121):
         scene = tesson_scene(seed, 8, printed=0.5, sleeves=0.3, table="wood", shadows=True)

@@ -479,6 +479,12 @@ def test_wild_tessons_lie_on_a_flowered_cloth_on_about_one_table_in_eight_cubes_
     assert not np.array_equal(flowered.image, plain.image)
 
 
+def test_wild_tesson_tables_mirror_a_broad_light_in_their_sleeves_about_one_in_three():
+    sheens = [wild_tesson_knobs(seed)["sheen"] for seed in range(400)]
+    assert 100 <= sum(s > 0 for s in sheens) <= 180
+    assert all(s == 0 or 0.3 <= s <= 1 for s in sheens)
+
+
 def test_wild_check_frames_show_the_four_colours_left_to_right():
     for seed in (1, 2):
         check = color_check_scene(seed, **wild_cube_knobs(seed))

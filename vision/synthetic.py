@@ -48,6 +48,7 @@ from vision.synthetic_cards import (
     SLEEVE,
     STOCKS,
     Card,
+    Sheen,
     card_size,
     paint_card,
     share_inside,
@@ -881,6 +882,7 @@ class WildTessonKnobs(_TableKnobs, _LightKnobs):
     jpeg: int | None
     grey_ink: float
     hot_spots: int
+    sheen: float
 
 
 def color_check_scene(
@@ -1317,7 +1319,8 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     generator of its own): a random real table of revealed tessons, plain or the box's printed
     cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
     renders have them: docs/vision/renders.md). About one table in eight is a flowered cloth
-    (``scene_effects.FLOWERED``), drawn last, so the other knobs are those drawn before it."""
+    (``scene_effects.FLOWERED``), and a sleeve's sheen is drawn for about one table in three;
+    both are drawn last, so the other knobs are those drawn before them."""
     rng = np.random.default_rng([seed, 19])
     knobs: WildTessonKnobs = {
         **_wild_table(rng),
@@ -1333,6 +1336,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     }
     if rng.random() < 0.12:
         knobs["table"] = effects.FLOWERED
+    knobs["sheen"] = float(rng.uniform(0.3, 1.0)) if rng.random() < 0.35 else 0.0
     return knobs
 
 
@@ -1360,6 +1364,7 @@ def tesson_scene(
     jpeg: int | None = None,
     grey_ink: float = 0.0,
     hot_spots: int = 0,
+    sheen: float = 0.0,
 ) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
@@ -1379,10 +1384,11 @@ def tesson_scene(
     of printed cards paler, towards a dark grey (worn ink, a sleeve's sheen, as the Blender
     renders show them); ``hot_spots`` lamps mirrored in the table (``cube_scene``'s
     ``hot_spot``: a round glare clipping white at its heart, under the tessons, and a pool of
-    brighter light round it), most in a seat's zone, where a glare could pass for a white shard.
-    Every number these knobs draw comes from generators of their own (``default_rng([seed,
-    11])``, ``[seed, 12]``, ``[seed, 13]``, ``[seed, 14]``), so a scene without them is the same
-    frame as before, byte for byte.
+    brighter light round it), most in a seat's zone, where a glare could pass for a white shard;
+    ``sheen`` the share of sleeved cards whose sleeve mirrors a broad light, a pale veil over the
+    whole card (``synthetic_cards.Sheen``). Every number these knobs draw comes from generators
+    of their own (``default_rng([seed, 11])``, ``[seed, 12]``, ``[seed, 13]``, ``[seed, 14]``,
+    ``[seed, 15]``), so a scene without them is the same frame as before, byte for byte.
     """
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
@@ -1390,8 +1396,8 @@ def tesson_scene(
         raise ValueError("seats must be 1 or more")
     if stock is not None and stock not in STOCKS:
         raise ValueError(f"stock must be one of {', '.join(STOCKS)}, not {stock!r}")
-    if not (0.0 <= printed <= 1.0 and 0.0 <= sleeves <= 1.0):
-        raise ValueError("printed and sleeves are shares, from 0 to 1")
+    if not (0.0 <= printed <= 1.0 and 0.0 <= sleeves <= 1.0 and 0.0 <= sheen <= 1.0):
+        raise ValueError("printed, sleeves and sheen are shares, from 0 to 1")
     look = effects.Look(
         "saturated", "matte", kelvin, white_balance, exposure, None, 0.0, 0.0, jpeg, None, False, 0
     )  # fmt: skip
@@ -1540,14 +1546,19 @@ def tesson_scene(
     for spot in spots:
         spot.glare(canvas)
     truth = []
+    broad = np.random.default_rng([seed, 15])
     for i, (outline, side, seat) in enumerate(placed):
         if i in cards:
             card = cards[i]
+            mirrored = card.sleeve and sheen > 0 and broad.random() < sheen
 
             def to_canvas(points: Points) -> Points:
                 return camera.project(points) * SUPERSAMPLE
 
-            paint_card(extra, canvas, card, card_stock, to_canvas, grey_ink)
+            paint_card(
+                extra, canvas, card, card_stock, to_canvas, grey_ink,
+                Sheen.drawn(broad) if mirrored else None,
+            )  # fmt: skip
             cx, cy = camera.project(np.array([[card.x, card.y, LIFT]]))[0]
             truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))
             continue

@@ -5,7 +5,9 @@ sur l'autre". A card here is a rounded rectangle of coloured card stock (one siz
 44x63 to 63x88 mm) with a white or black potsherd printed on the face that shows, covering
 55-70 % of it, sometimes with a thin printed outline and a crackle of fine lines. A card may be
 in a glossy sleeve: a clear border a little wider than the card, slightly lighter than the table
-under it, and often a bright, colourless glare streak where the light's reflection falls.
+under it, and often a bright, colourless glare streak where the light's reflection falls; or a
+``Sheen``: the sleeve mirrors a broad light (a window, a big lamp) and a pale veil lies over the
+whole card, so that a black shard looks a pale grey or lilac a little darker than its card.
 
 A card is drawn flat in its own plane (``PX_PER_MM``) as three layers (colour, opacity, added
 glare) and warped into the supersampled canvas by the camera's homography, so perspective,
@@ -45,6 +47,35 @@ SLEEVE = 1.5
 LIFT = 0.4
 """Height of a card's face above the table, mm."""
 PX_PER_MM = 6.0
+
+
+@dataclass(frozen=True)
+class Sheen:
+    """A sleeve mirroring a broad light: a veil of the light's colour (BGR) over the whole card,
+    covering ``strength`` (0-1) of it at the card's centre and growing by up to a third towards
+    ``turn`` (degrees, in the card's plane)."""
+
+    strength: float
+    turn: float
+    tint: tuple[float, float, float]
+
+    @classmethod
+    def drawn(cls, rng: np.random.Generator) -> Sheen:
+        """A sheen at random: from a faint veil to one that leaves the shard barely darker."""
+        tint = 235.0 * (1 + rng.normal(0, 0.04, 3))
+        return cls(
+            float(rng.uniform(0.3, 0.8)), float(rng.uniform(0, 360)), tuple(map(float, tint))
+        )
+
+    def veil(self, colour: FloatImage) -> FloatImage:
+        """``colour`` (a card's layer, its centre at the middle) seen through the sheen."""
+        h, w = colour.shape[:2]
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        turn = math.radians(self.turn)
+        ramp = ((xx - w / 2) * math.cos(turn) + (yy - h / 2) * math.sin(turn)) / max(w, h)
+        v = np.clip(self.strength * (1 + 0.66 * ramp), 0.0, 0.9)[..., None]
+        out: FloatImage = colour * (1 - v) + np.array(self.tint, np.float32) * v
+        return out
 
 
 @dataclass(frozen=True)
@@ -243,10 +274,14 @@ def paint_card(
     stock: Sequence[float],
     to_canvas: Callable[[Points], Points],
     grey: float = 0.0,
+    sheen: Sheen | None = None,
 ) -> None:
     """Paint ``card`` onto the (supersampled, float BGR) canvas; ``to_canvas`` maps (N, 3)
-    world points (mm) to canvas pixels; ``grey``: how pale its black ink prints (``_layers``)."""
+    world points (mm) to canvas pixels; ``grey``: how pale its black ink prints (``_layers``);
+    ``sheen``: the broad light its sleeve mirrors, if any."""
     colour, alpha, glare = _layers(rng, card, stock, grey)
+    if sheen is not None:
+        colour = sheen.veil(colour)
     k = PX_PER_MM
     th, tw = alpha.shape
     corners_px = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float64)
