@@ -1333,6 +1333,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         "jpeg": int(rng.integers(50, 96)) if rng.random() < 0.7 else None,
         "grey_ink": float(rng.uniform(0, 1)) if rng.random() < 0.5 else 0.0,
         "hot_spots": int(rng.integers(1, 3)) if rng.random() < 0.3 else 0,
+        "sheen": 0.0,
     }
     if rng.random() < 0.12:
         knobs["table"] = effects.FLOWERED

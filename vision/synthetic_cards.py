@@ -62,10 +62,8 @@ class Sheen:
     @classmethod
     def drawn(cls, rng: np.random.Generator) -> Sheen:
         """A sheen at random: from a faint veil to one that leaves the shard barely darker."""
-        tint = 235.0 * (1 + rng.normal(0, 0.04, 3))
-        return cls(
-            float(rng.uniform(0.3, 0.8)), float(rng.uniform(0, 360)), tuple(map(float, tint))
-        )
+        b, g, r = (float(v) for v in 235.0 * (1 + rng.normal(0, 0.04, 3)))
+        return cls(float(rng.uniform(0.3, 0.8)), float(rng.uniform(0, 360)), (b, g, r))
 
     def veil(self, colour: FloatImage) -> FloatImage:
         """``colour`` (a card's layer, its centre at the middle) seen through the sheen."""
