@@ -226,6 +226,14 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "shadows": True,
         "noise": 2.0,
     },
+    # Sleeves mirroring a broad light: a pale veil over the whole card, black shards a pale grey
+    # (the black cards read white of the Blender renders, docs/vision/tesson_net.md).
+    "printed, sleeves mirroring a window": {
+        "printed": 1.0,
+        "sleeves": 1.0,
+        "sheen": 1.0,
+        "noise": 2.0,
+    },
     # Every knob at random, 5-12 seats (never tuned on).
     "wild tessons: everything random": wild_tesson_knobs,
 }
