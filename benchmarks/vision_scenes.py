@@ -234,6 +234,15 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "sheen": 1.0,
         "noise": 2.0,
     },
+    # A camera metering a black lacquer: whites clip, black shards a mid grey lighter than the
+    # table (the black shards read white of the Blender renders, docs/vision/tesson_net.md).
+    "overexposed lacquer, plain and printed": {
+        "table": "lacquer",
+        "exposure": 2.6,
+        "printed": 0.3,
+        "shadows": True,
+        "noise": 2.0,
+    },
     # Every knob at random, 5-12 seats (never tuned on).
     "wild tessons: everything random": wild_tesson_knobs,
 }
