@@ -100,6 +100,21 @@ def _read_all_right(scene, unflagged=1.0):
     return pairs
 
 
+def _middle(image, t):
+    """The mean colour (BGR) of the 7x7 pixels round a tesson's centre."""
+    patch = image[round(t.y) - 3 : round(t.y) + 4, round(t.x) - 3 : round(t.x) + 4]
+    return patch.reshape(-1, 3).astype(float).mean(axis=0)
+
+
+def _ring(image, t, radii):
+    """The pixels (BGR) on circles of these radii round a tesson's centre, 48 to a circle."""
+    return [
+        image[round(t.y + r * math.sin(a)), round(t.x + r * math.cos(a))].astype(float)
+        for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)
+        for r in radii
+    ]
+
+
 @pytest.mark.parametrize(
     ("stock", "table"),
     [
@@ -122,17 +137,12 @@ def test_the_generated_card_shows_its_side_in_the_middle_and_its_stock_at_the_co
     scene = tesson_scene(2102, 6, printed=1.0, stock="terracotta")
     stock = np.array(STOCKS["terracotta"], float)
     for t in scene.tessons:
-        middle = scene.image[round(t.y) - 3 : round(t.y) + 4, round(t.x) - 3 : round(t.x) + 4]
-        value = float(middle.reshape(-1, 3).mean(axis=0).max())
+        value = float(_middle(scene.image, t).max())
         assert (value > 180) == (t.side == "white") and (value < 70) == (t.side == "black")
     assert scene.card_width > 90  # 44 mm or more at 2.2 px per mm or more
     # Somewhere near each card's corner (it is turned at random) the stock shows.
     for t in scene.tessons:
-        ring = [
-            scene.image[round(t.y + r * math.sin(a)), round(t.x + r * math.cos(a))].astype(float)
-            for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)
-            for r in (0.62 * scene.card_width, 0.72 * scene.card_width)
-        ]
+        ring = _ring(scene.image, t, (0.62 * scene.card_width, 0.72 * scene.card_width))
         assert min(np.abs(c - stock).max() for c in ring) < 30
 
 
@@ -149,16 +159,11 @@ def test_a_sleeve_mirroring_a_broad_light_pales_a_black_shard_but_leaves_it_dark
     assert np.array_equal(tesson_scene(2113, 6, sheen=0.0, **knobs).image, plain.image)
 
     def middle(image, t):
-        patch = image[round(t.y) - 3 : round(t.y) + 4, round(t.x) - 3 : round(t.x) + 4]
-        return float(patch.reshape(-1, 3).mean(axis=0).mean())
+        return float(_middle(image, t).mean())
 
     def corner(image, t):  # the card's stock, somewhere round its shard
-        ring = [
-            image[round(t.y + r * math.sin(a)), round(t.x + r * math.cos(a))].astype(float).mean()
-            for a in np.linspace(0, 2 * math.pi, 48, endpoint=False)
-            for r in (0.62 * plain.card_width, 0.68 * plain.card_width)
-        ]
-        return float(np.percentile(ring, 90))
+        ring = _ring(image, t, (0.62 * plain.card_width, 0.68 * plain.card_width))
+        return float(np.percentile([c.mean() for c in ring], 90))
 
     black = [t for t in veiled.tessons if t.side == "black"]
     assert black, "the scene shows black shards"
