@@ -485,6 +485,17 @@ def test_wild_tesson_tables_mirror_a_broad_light_in_their_sleeves_about_one_in_t
     assert all(s == 0 or 0.3 <= s <= 1 for s in sheens)
 
 
+def test_wild_dark_tables_lit_evenly_are_sometimes_overexposed_as_a_camera_metering_them():
+    draws = [wild_tesson_knobs(seed) for seed in range(600)]
+    dark = [d for d in draws if d["table"] in ("dark", "lacquer")]
+    even = [d for d in dark if d["light"] != "spot" and d["hot_spots"] == 0]
+    bright = [d for d in dark if d["exposure"] >= 1.8]
+    assert 0.25 * len(even) <= len(bright) <= 0.55 * len(even)
+    assert all(1.8 <= d["exposure"] <= 3.5 for d in bright)
+    assert all(d in even for d in bright)  # a lamp's pool is metered too
+    assert all(d["exposure"] <= 1.3 for d in draws if d not in bright)
+
+
 def test_an_overexposed_lacquer_shows_black_shards_grey_brighter_than_the_table_whites_clipped():
     scene = tesson_scene(2001, 8, table="lacquer", exposure=3.0, shadows=True, noise=0.0)
     table = float(np.median(scene.image.reshape(-1, 3), axis=0).mean())

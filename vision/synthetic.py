@@ -1319,8 +1319,10 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     generator of its own): a random real table of revealed tessons, plain or the box's printed
     cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
     renders have them: docs/vision/renders.md). About one table in eight is a flowered cloth
-    (``scene_effects.FLOWERED``), and a sleeve's sheen is drawn for about one table in three;
-    both are drawn last, so the other knobs are those drawn before them."""
+    (``scene_effects.FLOWERED``), a sleeve's sheen is drawn for about one table in three, and
+    two dark tables (dark cloth, lacquer) in five lit evenly (no lamp's pool) are overexposed
+    as a camera metering them would (exposure 1.8-3.5); these are drawn last, so the other
+    knobs are those drawn before them."""
     rng = np.random.default_rng([seed, 19])
     knobs: WildTessonKnobs = {
         **_wild_table(rng),
@@ -1338,6 +1340,12 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     if rng.random() < 0.12:
         knobs["table"] = effects.FLOWERED
     knobs["sheen"] = float(rng.uniform(0.3, 1.0)) if rng.random() < 0.35 else 0.0
+    lamp = knobs["light"] == "spot" or knobs["hot_spots"] > 0
+    if knobs["table"] in ("dark", "lacquer") and not lamp and rng.random() < 0.4:
+        # A camera metering a dark table: white shards and the markers' paper clip, black
+        # shards show a mid grey, brighter than the table round them. Not under a lamp: its
+        # pool of light is metered too (overexposed by 3, a black shard in it clips to white).
+        knobs["exposure"] = float(rng.uniform(1.8, 3.5))
     return knobs
 
 
