@@ -226,6 +226,14 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "shadows": True,
         "noise": 2.0,
     },
+    # A tablecloth half white, striped or a gingham: white shards on the white (the misses of
+    # the Blender renders' stripes and ginghams, docs/vision/generalization.md).
+    "striped cloth, plain and printed": {
+        "table": "striped cloth",
+        "printed": 0.5,
+        "shadows": True,
+        "noise": 2.0,
+    },
     # Sleeves mirroring a broad light: a pale veil over the whole card, black shards a pale grey
     # (the black cards read white of the Blender renders, docs/vision/tesson_net.md).
     "printed, sleeves mirroring a window": {

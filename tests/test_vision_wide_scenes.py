@@ -13,7 +13,14 @@ import numpy as np
 import pytest
 
 from vision.calibration import detect_markers
-from vision.scene_effects import FLOWERED, WIDE_TABLES, Distortion, table_texture
+from vision.scene_effects import (
+    FLOWERED,
+    PALETTE,
+    STRIPED,
+    WIDE_TABLES,
+    Distortion,
+    table_texture,
+)
 from vision.synthetic import (
     ALBEDO,
     COLORS,
@@ -467,6 +474,20 @@ def test_a_flowered_cloth_prints_flowers_about_a_shards_size_close_together():
     assert min(widths) > 6 and max(widths) < 40, widths  # a plain shard is 24 mm across
     assert max(widths) / min(widths) > 1.5, "small and large prints"
     assert all(0.1 < c <= 0.5 for c in cover), cover
+
+
+def test_a_striped_cloth_is_a_quarter_to_a_half_white_in_bands():
+    """As the Blender renders' stripes and ginghams: a white shard may lie on the white."""
+    camera = cube_scene_camera(5)
+    for seed in range(8):
+        cloth = table_texture(np.random.default_rng(seed), STRIPED, camera, (720, 1280), 1)
+        white = (np.abs(cloth - np.array(PALETTE[0])).max(axis=2) < 40).astype(np.uint8)
+        assert 0.15 < white.mean() < 0.6, (seed, white.mean())
+        bands, _ = cv2.connectedComponents(white)
+        assert bands > 6, "bands or checks, not one white patch"
+    knobs = {"printed": 0.5, "noise": 0.0}
+    striped, plain = tesson_scene(8, 7, table=STRIPED, **knobs), tesson_scene(8, 7, **knobs)
+    assert striped.tessons == plain.tessons and striped.seats == plain.seats, "only the table"
 
 
 def test_wild_tessons_lie_on_a_flowered_cloth_on_about_one_table_in_eight_cubes_never():

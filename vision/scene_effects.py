@@ -45,6 +45,10 @@ FLOWERED = "flowered cloth"
 """A dense print of flowers about a tesson's size (pale on a dark ground, or dark on a pale
 one), a table of its own: ``table_texture`` draws it, but the wild knobs draw it last
 (``vision.synthetic.wild_tesson_knobs``), so the tables they drew before it stay as they were."""
+STRIPED = "striped cloth"
+"""A tablecloth half white: stripes of a colour and white, or a colour's gingham on white,
+8-40 mm a period (as the Blender renders' cloths, where white shards on the white stripes are
+missed), a table of its own that no wild knob draws yet."""
 MARKER_MM = 40.0
 """Side of a calibration marker's black square on the table, mm."""
 PI_HFOV = (62.0, 66.0)
@@ -591,6 +595,8 @@ def table_texture(
         texture = _cloth(rng, size, k)
     elif table == FLOWERED:
         texture = _flowers(rng, size, k)
+    elif table == STRIPED:
+        texture = _striped(rng, size, k)
     elif table == "mat":
         texture = _mat(rng, size, k)
     elif table == "laminate":
@@ -598,7 +604,7 @@ def table_texture(
     elif table == "lacquer":
         texture = _lacquer(rng, size, k)
     else:
-        tables = ", ".join((*WIDE_TABLES, FLOWERED))
+        tables = ", ".join((*WIDE_TABLES, FLOWERED, STRIPED))
         raise ValueError(f"table must be one of {tables}, not {table!r}")
     to_tex = np.array([[k, 0, -lo[0] * k], [0, k, -lo[1] * k], [0, 0, 1]])
     to_canvas = np.diag([scale, scale, 1.0]) @ view.table_homography() @ np.linalg.inv(to_tex)
@@ -665,6 +671,27 @@ def _cloth(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatIm
         count = int(size[0] * size[1] / (spacing * k) ** 2)
         for _ in range(count):
             _motif(rng, out, colours[1 + int(rng.integers(3))], k)
+    out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
+    return out
+
+
+def _striped(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
+    """Half the cloth white: stripes of a colour and white with a thin line of a second colour
+    in the white, or a gingham (white, the colour, and their mix where bands cross)."""
+    a = np.array(_DARK[int(rng.integers(len(_DARK)))], np.float32)  # not pale, not grey
+    b = np.array(PALETTE[int(rng.integers(1, len(PALETTE)))], np.float32)  # not white
+    white = np.array(PALETTE[0], np.float32) * rng.uniform(0.95, 1.05)
+    yy, xx = np.mgrid[0 : size[0], 0 : size[1]].astype(np.float32) / k
+    turn = rng.uniform(0, math.pi)
+    u = (xx * math.cos(turn) + yy * math.sin(turn)) / rng.uniform(8, 40)  # in periods
+    v = (-xx * math.sin(turn) + yy * math.cos(turn)) / rng.uniform(8, 40)
+    if rng.random() < 0.5:
+        band = (u % 1)[..., None]
+        out = np.where(band < 0.5, a, white)
+        out = np.where((band > 0.62) & (band < 0.7), b, out).astype(np.float32)
+    else:
+        mix = ((np.floor(2 * u) % 2 + np.floor(2 * v) % 2) / 2)[..., None]
+        out = (white * (1 - mix) + a * mix).astype(np.float32)
     out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
     return out
 

@@ -79,7 +79,7 @@ BLACK_TESSON = (30, 30, 32)
 TESSON_BACK = (70, 100, 175)  # a tesson face down: terracotta, neither white nor black
 
 TABLES = ("felt", "wood", "dark", "photo")
-CUBE_TABLES = (*TABLES, *effects.WIDE_TABLES, effects.FLOWERED)
+CUBE_TABLES = (*TABLES, *effects.WIDE_TABLES, effects.FLOWERED, effects.STRIPED)
 """Tables of ``cube_scene``: those of every scene, and the wider world's (``scene_effects``)."""
 LIGHTS = ("even", "uneven", "spot")
 PHOTOS = Path(
