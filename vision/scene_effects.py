@@ -640,13 +640,27 @@ def _palette(rng: np.random.Generator, count: int) -> list[npt.NDArray[np.float3
     return [np.array(PALETTE[int(i)], np.float32) * rng.uniform(0.9, 1.05) for i in picks]
 
 
+def _woven(rng: np.random.Generator, out: FloatImage, k: float) -> FloatImage:
+    """A cloth's weave fuzz and soft folds over ``out`` (``k`` texture pixels per mm)."""
+    size = out.shape[:2]
+    out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
+    return out
+
+
+def _turned(
+    size: tuple[int, int], k: float, turn: float
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """The texture's pixels in mm along a weave turned by ``turn`` (radians) and across it."""
+    yy, xx = np.mgrid[0 : size[0], 0 : size[1]].astype(np.float32) / k
+    u = xx * math.cos(turn) + yy * math.sin(turn)
+    v = -xx * math.sin(turn) + yy * math.cos(turn)
+    return u, v
+
+
 def _cloth(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
     """Gingham checks, stripes or a print of small motifs, with weave fuzz and soft folds."""
     colours = _palette(rng, 4)
-    yy, xx = np.mgrid[0 : size[0], 0 : size[1]].astype(np.float32) / k
-    turn = rng.uniform(0, math.pi)
-    u = xx * math.cos(turn) + yy * math.sin(turn)
-    v = -xx * math.sin(turn) + yy * math.cos(turn)
+    u, v = _turned(size, k, rng.uniform(0, math.pi))
     kind = int(rng.integers(3))
     if kind == 0:
         period = rng.uniform(8, 36)
@@ -671,8 +685,7 @@ def _cloth(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatIm
         count = int(size[0] * size[1] / (spacing * k) ** 2)
         for _ in range(count):
             _motif(rng, out, colours[1 + int(rng.integers(3))], k)
-    out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
-    return out
+    return _woven(rng, out, k)
 
 
 def _striped(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
@@ -681,10 +694,8 @@ def _striped(rng: np.random.Generator, size: tuple[int, int], k: float) -> Float
     a = np.array(_DARK[int(rng.integers(len(_DARK)))], np.float32)  # not pale, not grey
     b = np.array(PALETTE[int(rng.integers(1, len(PALETTE)))], np.float32)  # not white
     white = np.array(PALETTE[0], np.float32) * rng.uniform(0.95, 1.05)
-    yy, xx = np.mgrid[0 : size[0], 0 : size[1]].astype(np.float32) / k
-    turn = rng.uniform(0, math.pi)
-    u = (xx * math.cos(turn) + yy * math.sin(turn)) / rng.uniform(8, 40)  # in periods
-    v = (-xx * math.sin(turn) + yy * math.cos(turn)) / rng.uniform(8, 40)
+    u, v = _turned(size, k, rng.uniform(0, math.pi))
+    u, v = u / rng.uniform(8, 40), v / rng.uniform(8, 40)  # in periods
     if rng.random() < 0.5:
         band = (u % 1)[..., None]
         out = np.where(band < 0.5, a, white)
@@ -692,8 +703,7 @@ def _striped(rng: np.random.Generator, size: tuple[int, int], k: float) -> Float
     else:
         mix = ((np.floor(2 * u) % 2 + np.floor(2 * v) % 2) / 2)[..., None]
         out = (white * (1 - mix) + a * mix).astype(np.float32)
-    out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
-    return out
+    return _woven(rng, out, k)
 
 
 def _motif(rng: np.random.Generator, out: FloatImage, colour: Colours, k: float) -> None:
@@ -754,8 +764,7 @@ def _flowers(rng: np.random.Generator, size: tuple[int, int], k: float) -> Float
             cv2.ellipse(out, centre, axes, math.degrees(a), 0, 360, colour, -1, cv2.LINE_AA)
         core = tuple(float(v) for v in heart)
         cv2.circle(out, (int(x), int(y)), max(1, int(0.22 * r)), core, -1, cv2.LINE_AA)
-    out *= (1 + 0.04 * _fuzz(rng, size) + 0.05 * smooth_noise(rng, size, 40 * k))[..., None]
-    return out
+    return _woven(rng, out, k)
 
 
 def _mat(rng: np.random.Generator, size: tuple[int, int], k: float) -> FloatImage:
