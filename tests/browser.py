@@ -134,13 +134,23 @@ def log_in(driver: WebDriver, server: Server, pin: str | None = None) -> None:
     assert not refused, f"the host could not log in: {refused[0].text}"
 
 
+def _redrawn(error: WebDriverException) -> bool:
+    """Whether ``error`` says the element was drawn anew between finding and reading it:
+    Chrome says so as a stale element, or, when the node goes between the two calls of one
+    read, as an inspector error ("Node with given id does not belong to the document")."""
+    return isinstance(error, StaleElementReferenceException) or (
+        "does not belong to the document" in (error.msg or "")
+    )
+
+
 def text(driver: WebDriver, element_id: str) -> str:
     """The element's text as shown, read again if the live page drew it anew meanwhile."""
     for _ in range(4):
         try:
             return str(driver.find_element(By.ID, element_id).text)
-        except StaleElementReferenceException:
-            continue
+        except WebDriverException as error:
+            if not _redrawn(error):
+                raise
     return str(driver.find_element(By.ID, element_id).text)
 
 
