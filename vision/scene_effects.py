@@ -794,6 +794,9 @@ def _mat_panels(
     ink: tuple[int, int, int],
     k: float,
 ) -> None:
+    """3-7 outlined panels (discs, boxes), then 2-7 bare shapes of print, a third of them as
+    white or black as a shard: discs, rings, turned boxes and polygons whose corners could pass
+    for a shard's edge, 30-190 mm across (a board game's art)."""
     h, w = out.shape[:2]
     line = max(1, int(1.2 * k))
     for _ in range(int(rng.integers(3, 8))):
@@ -807,6 +810,28 @@ def _mat_panels(
             corner = (x + int(r * rng.uniform(0.8, 2.5)), y + r)
             cv2.rectangle(out, (x, y), corner, c, -1, cv2.LINE_AA)
             cv2.rectangle(out, (x, y), corner, ink, line, cv2.LINE_AA)
+    bare = ((236, 232, 226), (222, 226, 230), (34, 30, 30), (40, 40, 44))
+    for _ in range(int(rng.integers(2, 8))):
+        if rng.random() < 0.35:
+            c = _ints(np.array(bare[int(rng.integers(len(bare)))]) * rng.uniform(0.92, 1.05))
+        else:
+            c = colours[int(rng.integers(len(colours)))]
+        centre = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        at = (int(centre[0]), int(centre[1]))
+        reach = rng.uniform(15, 95) * k
+        kind = int(rng.integers(4))
+        if kind == 0:
+            cv2.circle(out, at, int(reach), c, -1, cv2.LINE_AA)
+        elif kind == 1:
+            width = max(2, int(rng.uniform(4, 14) * k))
+            cv2.circle(out, at, int(reach), c, width, cv2.LINE_AA)
+        elif kind == 2:
+            sides = (float(reach * rng.uniform(0.6, 2)), float(reach * rng.uniform(0.6, 2)))
+            box = cv2.boxPoints((at, sides, rng.uniform(0, 90)))
+            cv2.fillPoly(out, [box.astype(np.int32)], c, cv2.LINE_AA)
+        else:
+            points = rng.uniform(-1, 1, (int(rng.integers(3, 7)), 2)) * reach + centre
+            cv2.fillPoly(out, [cv2.convexHull(points.astype(np.int32))], c, cv2.LINE_AA)
 
 
 def _mat_track(

@@ -883,6 +883,7 @@ class WildTessonKnobs(_TableKnobs, _LightKnobs):
     grey_ink: float
     hot_spots: int
     sheen: float
+    table_shade: float
 
 
 def color_check_scene(
@@ -1321,8 +1322,11 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     renders have them: docs/vision/renders.md). About one table in eight is a flowered cloth
     (``scene_effects.FLOWERED``), a sleeve's sheen is drawn for about one table in three, and
     two dark tables (dark cloth, lacquer) in five lit evenly (no lamp's pool) are overexposed
-    as a camera metering them would (exposure 1.8-3.5); these are drawn last, so the other
-    knobs are those drawn before them."""
+    as a camera metering them would (exposure 1.8-3.5). Of those, three lacquers in five mirror
+    a dark room, darker than a matte black shard on them (``table_shade`` 0.35-0.9, exposure
+    2.5-4.0), and about one other table in twelve is a striped cloth
+    (``scene_effects.STRIPED``). These are drawn last, so the other knobs are those drawn
+    before them."""
     rng = np.random.default_rng([seed, 19])
     knobs: WildTessonKnobs = {
         **_wild_table(rng),
@@ -1336,16 +1340,25 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         "grey_ink": float(rng.uniform(0, 1)) if rng.random() < 0.5 else 0.0,
         "hot_spots": int(rng.integers(1, 3)) if rng.random() < 0.3 else 0,
         "sheen": 0.0,
+        "table_shade": 1.0,
     }
     if rng.random() < 0.12:
         knobs["table"] = effects.FLOWERED
     knobs["sheen"] = float(rng.uniform(0.3, 1.0)) if rng.random() < 0.35 else 0.0
     lamp = knobs["light"] == "spot" or knobs["hot_spots"] > 0
-    if knobs["table"] in ("dark", "lacquer") and not lamp and rng.random() < 0.4:
+    metered = knobs["table"] in ("dark", "lacquer") and not lamp and rng.random() < 0.4
+    if metered:
         # A camera metering a dark table: white shards and the markers' paper clip, black
         # shards show a mid grey, brighter than the table round them. Not under a lamp: its
         # pool of light is metered too (overexposed by 3, a black shard in it clips to white).
         knobs["exposure"] = float(rng.uniform(1.8, 3.5))
+    if metered and knobs["table"] == "lacquer" and rng.random() < 0.6:
+        # A black lacquer mirroring a dark room is darker than the shard's matte black paint:
+        # overexposed, the black shards show 80-150 on a table of 40-100 (the Blender renders).
+        knobs["table_shade"] = float(rng.uniform(0.35, 0.9))
+        knobs["exposure"] = float(rng.uniform(2.5, 4.0))
+    elif not metered and knobs["table"] != effects.FLOWERED and rng.random() < 0.08:
+        knobs["table"] = effects.STRIPED
     return knobs
 
 
@@ -1374,6 +1387,7 @@ def tesson_scene(
     grey_ink: float = 0.0,
     hot_spots: int = 0,
     sheen: float = 0.0,
+    table_shade: float = 1.0,
 ) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
@@ -1395,9 +1409,11 @@ def tesson_scene(
     ``hot_spot``: a round glare clipping white at its heart, under the tessons, and a pool of
     brighter light round it), most in a seat's zone, where a glare could pass for a white shard;
     ``sheen`` the share of sleeved cards whose sleeve mirrors a broad light, a pale veil over the
-    whole card (``synthetic_cards.Sheen``). Every number these knobs draw comes from generators
-    of their own (``default_rng([seed, 11])``, ``[seed, 12]``, ``[seed, 13]``, ``[seed, 14]``,
-    ``[seed, 15]``), so a scene without them is the same frame as before, byte for byte.
+    whole card (``synthetic_cards.Sheen``); ``table_shade`` (0.2-1) darkens the table's own
+    surface (a glossy black that mirrors a dark room, darker than a black shard). Every number
+    these knobs draw comes from generators of their own (``default_rng([seed, 11])``,
+    ``[seed, 12]``, ``[seed, 13]``, ``[seed, 14]``, ``[seed, 15]``), so a scene without them is
+    the same frame as before, byte for byte.
     """
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
@@ -1407,6 +1423,8 @@ def tesson_scene(
         raise ValueError(f"stock must be one of {', '.join(STOCKS)}, not {stock!r}")
     if not (0.0 <= printed <= 1.0 and 0.0 <= sleeves <= 1.0 and 0.0 <= sheen <= 1.0):
         raise ValueError("printed, sleeves and sheen are shares, from 0 to 1")
+    if not 0.2 <= table_shade <= 1.0:
+        raise ValueError(f"table_shade must be from 0.2 to 1, not {table_shade}")
     look = effects.Look(
         "saturated", "matte", kelvin, white_balance, exposure, None, 0.0, 0.0, jpeg, None, False, 0
     )  # fmt: skip
@@ -1491,6 +1509,8 @@ def tesson_scene(
     else:
         wide = np.random.default_rng([seed, 12])
         canvas = effects.table_texture(wide, table, camera, shape, SUPERSAMPLE)
+    if table_shade != 1.0:
+        canvas *= table_shade
     azimuth = rng.uniform(0, 2 * math.pi)
     reach = 1 / math.tan(math.radians(rng.uniform(40, 65)))
     light_dir = (math.cos(azimuth) * reach, math.sin(azimuth) * reach)
