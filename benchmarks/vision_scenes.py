@@ -251,6 +251,24 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "shadows": True,
         "noise": 2.0,
     },
+    # A black lacquer mirroring a dark room, darker than the shards' matte black, overexposed:
+    # black shards about twice as bright as the table (the Blender renders' 5,000,014).
+    "dark-room lacquer overexposed, plain and printed": {
+        "table": "lacquer",
+        "table_shade": 0.5,
+        "exposure": 3.4,
+        "printed": 0.3,
+        "shadows": True,
+        "noise": 2.0,
+    },
+    # A player's hand and forearm reaching in from an edge, often over a tesson (the Blender
+    # renders' hands, where a knuckle or a nail passes for a shard).
+    "a hand reaching in, plain and printed": {
+        "hand": True,
+        "printed": 0.5,
+        "shadows": True,
+        "noise": 2.0,
+    },
     # Every knob at random, 5-12 seats (never tuned on).
     "wild tessons: everything random": wild_tesson_knobs,
 }

@@ -559,6 +559,23 @@ def test_wild_tessons_lie_on_a_striped_cloth_on_about_one_table_in_thirteen_cube
     assert all(wild_cube_knobs(seed)["table"] != STRIPED for seed in range(400))
 
 
+def test_a_hand_reaching_over_a_tesson_table_hides_what_it_covers_from_the_truth_only():
+    knobs = {"printed": 0.5, "noise": 0.0}
+    hidden = 0
+    for seed in range(12):
+        plain, reaching = tesson_scene(seed, 8, **knobs), tesson_scene(seed, 8, hand=True, **knobs)
+        assert set(reaching.tessons) <= set(plain.tessons) and reaching.seats == plain.seats
+        kept = [plain.tessons.index(t) for t in reaching.tessons]
+        assert reaching.printed == tuple(plain.printed[i] for i in kept)
+        hidden += len(plain.tessons) - len(reaching.tessons)
+        skin = np.abs(reaching.image.astype(int) - plain.image.astype(int)).max(axis=2) > 40
+        assert 0.01 < skin.mean() < 0.4, "an arm from one edge, not the whole table"
+        assert np.array_equal(tesson_scene(seed, 8, hand=False, **knobs).image, plain.image)
+    assert 1 <= hidden <= 12, "it reaches for a tesson near its edge, now and then over it"
+    hands = [wild_tesson_knobs(seed)["hand"] for seed in range(400)]
+    assert 80 <= sum(hands) <= 160
+
+
 def _middle(scene, tesson) -> float:
     y, x = round(tesson.y), round(tesson.x)
     return float(scene.image[y - 2 : y + 3, x - 2 : x + 3].mean())

@@ -884,6 +884,7 @@ class WildTessonKnobs(_TableKnobs, _LightKnobs):
     hot_spots: int
     sheen: float
     table_shade: float
+    hand: bool
 
 
 def color_check_scene(
@@ -1318,15 +1319,15 @@ def _zone_polygon(
 def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     """Every knob of ``tesson_scene`` drawn at random over its whole range from ``seed`` (a
     generator of its own): a random real table of revealed tessons, plain or the box's printed
-    cards. ``tesson_scene`` has no camera height, lens, motion blur or hands yet (the Blender
+    cards. ``tesson_scene`` has no camera height, lens or motion blur yet (the Blender
     renders have them: docs/vision/renders.md). About one table in eight is a flowered cloth
     (``scene_effects.FLOWERED``), a sleeve's sheen is drawn for about one table in three, and
     two dark tables (dark cloth, lacquer) in five lit evenly (no lamp's pool) are overexposed
     as a camera metering them would (exposure 1.8-3.5). Of those, three lacquers in five mirror
     a dark room, darker than a matte black shard on them (``table_shade`` 0.35-0.9, exposure
-    2.5-4.0), and about one other table in twelve is a striped cloth
-    (``scene_effects.STRIPED``). These are drawn last, so the other knobs are those drawn
-    before them."""
+    2.5-4.0), about one other table in twelve is a striped cloth
+    (``scene_effects.STRIPED``), and a player's hand reaches in from an edge over three tables
+    in ten. These are drawn last, so the other knobs are those drawn before them."""
     rng = np.random.default_rng([seed, 19])
     knobs: WildTessonKnobs = {
         **_wild_table(rng),
@@ -1341,6 +1342,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         "hot_spots": int(rng.integers(1, 3)) if rng.random() < 0.3 else 0,
         "sheen": 0.0,
         "table_shade": 1.0,
+        "hand": False,
     }
     if rng.random() < 0.12:
         knobs["table"] = effects.FLOWERED
@@ -1359,6 +1361,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
         knobs["exposure"] = float(rng.uniform(2.5, 4.0))
     elif not metered and knobs["table"] != effects.FLOWERED and rng.random() < 0.08:
         knobs["table"] = effects.STRIPED
+    knobs["hand"] = bool(rng.random() < 0.3)
     return knobs
 
 
@@ -1388,6 +1391,7 @@ def tesson_scene(
     hot_spots: int = 0,
     sheen: float = 0.0,
     table_shade: float = 1.0,
+    hand: bool = False,
 ) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
@@ -1410,9 +1414,11 @@ def tesson_scene(
     brighter light round it), most in a seat's zone, where a glare could pass for a white shard;
     ``sheen`` the share of sleeved cards whose sleeve mirrors a broad light, a pale veil over the
     whole card (``synthetic_cards.Sheen``); ``table_shade`` (0.2-1) darkens the table's own
-    surface (a glossy black that mirrors a dark room, darker than a black shard). Every number
-    these knobs draw comes from generators of their own (``default_rng([seed, 11])``,
-    ``[seed, 12]``, ``[seed, 13]``, ``[seed, 14]``, ``[seed, 15]``), so a scene without them is
+    surface (a glossy black that mirrors a dark room, darker than a black shard); ``hand`` a
+    player's hand and forearm reaching in from an edge (``cube_scene``'s), most often for a
+    tesson near that edge: one it hides more than half of leaves the truth. Every number these
+    knobs draw comes from generators of their own (``default_rng([seed, 11])``, ``[seed, 12]``,
+    ``[seed, 13]``, ``[seed, 14]``, ``[seed, 15]``, ``[seed, 16]``), so a scene without them is
     the same frame as before, byte for byte.
     """
     if table not in CUBE_TABLES:
@@ -1606,14 +1612,22 @@ def tesson_scene(
         _paint_cube(canvas, camera, cube, light_dir)
     for spot in spots:
         spot.pool(canvas)
+    shown = list(range(len(placed)))
+    if hand:
+        targets = [(t.x, t.y) for t in truth]
+        reaching = np.random.default_rng([seed, 16])
+        arm = effects.hand(reaching, camera, shape, SUPERSAMPLE, light_dir, targets)
+        arm.paint(canvas)
+        seen = [camera.project(np.c_[outline, np.zeros(len(outline))]) for outline, _, _ in placed]
+        shown = [i for i in shown if arm.covers(seen[i], SUPERSAMPLE, shape) <= 0.5]
     post = effects.Post.of(look, np.random.default_rng([seed, 13]), None)
     image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post)
     return TessonScene(
         image=image,
         dice=tuple(_ground_truth(camera, c) for c in cubes),
-        tessons=tuple(truth),
+        tessons=tuple(truth[i] for i in shown),
         seats=seat_map,
-        printed=tuple(i in cards for i in range(len(placed))),
+        printed=tuple(i in cards for i in shown),
         card_width=size[0] * camera.focal / camera.distance,
     )
 
