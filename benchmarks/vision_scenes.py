@@ -261,6 +261,14 @@ TESSON_FAMILIES: dict[str, Knobs | Callable[[int], Knobs]] = {
         "shadows": True,
         "noise": 2.0,
     },
+    # A printed game mat: panels, a track, words and bare shapes a shard's white or black (the
+    # Blender renders' mats, where the learned reader reads the most false tessons).
+    "game mat, plain and printed": {
+        "table": "mat",
+        "printed": 0.5,
+        "shadows": True,
+        "noise": 2.0,
+    },
     # A player's hand and forearm reaching in from an edge, often over a tesson (the Blender
     # renders' hands, where a knuckle or a nail passes for a shard).
     "a hand reaching in, plain and printed": {
