@@ -21,12 +21,14 @@ seeds (``train_cubes.TRAIN_RENDERS``; each tesson's size from the render's truth
 ``--render-share`` of the crops: v3 is v2 (generated scenes only) fine-tuned so, v4 is v3
 fine-tuned again once the generator drew a lamp's hot spots, v5 is v4 fine-tuned again once it
 drew a flowered cloth, v6 is v5 fine-tuned with all 60 renders, v7 is v6 fine-tuned with 100
-once it drew a sleeve's sheen, and the shipped v9 is v7 fine-tuned for an hour once it
-overexposed dark tables (docs/vision/tesson_net.md). Scene ``seed``
+once it drew a sleeve's sheen, v9 is v7 fine-tuned for an hour once it overexposed dark
+tables, and the shipped v10 is v9 fine-tuned for 55 minutes once it drew hands, game mats'
+bare shapes, dark-room lacquers and a striped cloth (docs/vision/tesson_net.md). Scene ``seed``
 is ``tesson_scene(seed, 5 + seed % 8, **wild_tesson_knobs(seed))``: a random real table (table,
 light, tilt, colour temperature, white balance, exposure, JPEG) with 5-12 seats' revealed
 tessons, plain or the box's printed cards, some in sleeves (some mirroring a broad light),
-strays, cubes about, hot spots, flowered cloths and overexposed dark tables. A tesson's size
+strays, cubes about, hot spots, flowered and striped cloths, overexposed dark tables and a
+player's hand. A tesson's size
 is a plain shard's width (24 mm) or a printed card's short side, in pixels. Training uses seeds
 ``0 .. --scenes-1``; ``vision.tesson_net.DETECT_AT`` and ``SURE_AT`` are chosen on ``VAL_SEEDS`` and
 on the validation renders (``renders/dev``); the held-out renders (seeds ≥ 1,000,000) only
