@@ -1325,7 +1325,7 @@ def wild_tesson_knobs(seed: int) -> WildTessonKnobs:
     two dark tables (dark cloth, lacquer) in five lit evenly (no lamp's pool) are overexposed
     as a camera metering them would (exposure 1.8-3.5). Of those, three lacquers in five mirror
     a dark room, darker than a matte black shard on them (``table_shade`` 0.35-0.9, exposure
-    2.5-4.0), about one other table in twelve is a striped cloth
+    2.5-4.0), about one table in sixteen is a striped cloth
     (``scene_effects.STRIPED``), and a player's hand reaches in from an edge over three tables
     in ten. These are drawn last, so the other knobs are those drawn before them."""
     rng = np.random.default_rng([seed, 19])
