@@ -138,7 +138,7 @@ def _angle(image: Image, x: float, y: float, size: float) -> float:
     ring = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
     d = np.sqrt(((lab - np.median(ring, axis=0)) ** 2 * (1.0, 2.0, 2.0)).sum(axis=2))
     # OpenCV makes the result when dst is None; its stubs want a dst array.
-    d8 = cv2.normalize(d, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)  # type: ignore[call-overload]
+    d8 = cv2.normalize(d, None, 0, 255, cv2.NORM_MINMAX).astype(np.uint8)  # type: ignore[call-overload, unused-ignore]
     _, mask = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     n, lbl = cv2.connectedComponents(mask, connectivity=4)

@@ -76,7 +76,7 @@ class WhiteReference:
         """The frame under a neutral light, the paper at ``PAPER`` (8-bit, clipped)."""
         gains = (*self.gains, 0.0)
         # OpenCV takes a Scalar (up to four numbers) for an operand; its stubs take arrays only.
-        return u8(cv2.multiply(frame, gains, dtype=cv2.CV_8U))  # type: ignore[call-overload]
+        return u8(cv2.multiply(frame, gains, dtype=cv2.CV_8U))  # type: ignore[call-overload, unused-ignore]
 
 
 def white_from_markers(frame: Image, markers: Mapping[int, Points]) -> WhiteReference | None:
