@@ -24,7 +24,9 @@ steps so that each step's worth shows:
 
 Tessons are read with the scene's seat map: by the hand-tuned reader as seen, white-balanced
 as the tesson desk does, and with what lies on the markers' paper left out; then by the learned
-reader (``vision.tesson_net.read_tessons_net``) the same way, the companion's default.
+reader (``vision.tesson_net.read_tessons_net``) the same way, the companion's default; and, for
+scenes rendered with ``--before``, with the readings that lay there already on the before frame,
+unchanged, left out (``vision.table_change``; the breakdown by condition is of this step then).
 
 A reading matches the nearest true die within half its size (a tesson within 0.6 of a plain
 card's size, or of the printed card's short side); a die less than half visible (under a hand,
@@ -59,11 +61,13 @@ from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cube_net import CubeNetReader, read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
 from vision.readings import doubt_counts  # noqa: E402
+from vision.table_change import TableBefore  # noqa: E402
 from vision.tesson_net import TessonNetReader, read_tessons_net  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
 LEARNED = "learned, white paper (the companion's)"
+NEW = "learned, + new on the table (the desk does not yet take a before frame)"
 CUP = "learned, + what the cup held (the companion's)"
 BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
 
@@ -253,7 +257,20 @@ def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         steps["+ off the markers' paper"] += score(scene, truth, found, reach)
         found = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
         steps[LEARNED] += score(scene, truth, found, reach)
+        if scene.before is not None:
+            steps[NEW] += score(scene, truth, new_on_table(scene, found), reach)
     return steps
+
+
+def new_on_table(scene: Rendered, found: list[Any]) -> list[Any]:
+    """The readings of ``found`` that are not the table's own: the before frame read the same
+    way (``vision.table_change``), as the tesson desk reads at the reveal."""
+    assert scene.before is not None
+    markers = {m.id: m.corners for m in scene.markers}
+    white = white_from_markers(scene.before, markers)
+    balanced = scene.before if white is None else white.apply(scene.before)
+    before = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
+    return TableBefore.of(scene.before, before).new_on_table(found, scene.image)
 
 
 def report(title: str, steps: dict[str, list[Outcome]], by: list[str], cubes: bool) -> None:

@@ -63,14 +63,16 @@ class DieReading:
 
 @dataclass(frozen=True)
 class TessonReading:
-    """A revealed tesson (Ostrakon's voting card): where it lies, which side shows, and whose
-    seat's zone it lies in (None when it is in no zone)."""
+    """A revealed tesson (Ostrakon's voting card): where it lies, which side shows, whose
+    seat's zone it lies in (None when it is in no zone) and, where the reader measures it, its
+    ``size`` in pixels (a plain shard's width, a printed card's short side)."""
 
     x: float
     y: float
     side: Side
     confidence: float
     seat: int | None = None
+    size: float | None = None
 
     @property
     def flagged(self) -> bool:

@@ -483,9 +483,11 @@ def _finish(
     noise: float,
     jpeg: bool,
     post: effects.Post | None = None,
+    grain: np.random.Generator | None = None,
 ) -> Image:
     """Light, then the camera: ``post`` (the wide knobs: light colour, white balance, exposure,
-    lens, shake, dim-frame noise, JPEG quality) or, when None, the camera as it always was."""
+    lens, shake, dim-frame noise, JPEG quality) or, when None, the camera as it always was;
+    ``grain``: where the sensor noise is drawn from (``rng``'s next numbers when None)."""
     field, tint = _light_field(rng, light, canvas.shape[:2])
     canvas *= field[..., None]
     canvas *= tint
@@ -497,7 +499,7 @@ def _finish(
     if post is not None:
         image = post.blur(image)
     if noise > 0:
-        image += rng.normal(0, noise, image.shape).astype(np.float32)
+        image += (grain or rng).normal(0, noise, image.shape).astype(np.float32)
     if post is not None:
         image = post.noise(image)
     out: Image = np.clip(image + 0.5, 0, 255).astype(np.uint8)
@@ -1392,6 +1394,7 @@ def tesson_scene(
     sheen: float = 0.0,
     table_shade: float = 1.0,
     hand: bool = False,
+    before: bool = False,
 ) -> TessonScene:
     """Revealed tessons in front of ``seats`` seats round the table, and the seat map.
 
@@ -1420,6 +1423,10 @@ def tesson_scene(
     knobs draw comes from generators of their own (``default_rng([seed, 11])``, ``[seed, 12]``,
     ``[seed, 13]``, ``[seed, 14]``, ``[seed, 15]``, ``[seed, 16]``), so a scene without them is
     the same frame as before, byte for byte.
+
+    ``before=True`` is the frame the camera saw of the same table before the reveal: the seats'
+    tessons still in the players' hands, no hand reaching in, the strays and cubes lying where
+    they lie, the same light and camera, a sensor noise of its own; its truth is empty.
     """
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
@@ -1566,7 +1573,11 @@ def tesson_scene(
             rng,
             camera,
             shape,
-            [p for i, (p, _, _) in enumerate(placed) if i not in cards],  # flat cards: none
+            [  # flat cards cast none; before the reveal, only the strays lie there
+                p
+                for i, (p, _, seat) in enumerate(placed)
+                if i not in cards and not (before and seat is not None)
+            ],
             thickness,
             True,
             light_dir,
@@ -1582,7 +1593,10 @@ def tesson_scene(
         spot.glare(canvas)
     truth = []
     broad = np.random.default_rng([seed, 15])
+    table_only = canvas.copy() if before else canvas
     for i, (outline, side, seat) in enumerate(placed):
+        # before the reveal, a seat's tesson is painted where no one sees it (the same draws)
+        paint = canvas if seat is None or not before else table_only
         if i in cards:
             card = cards[i]
             mirrored = card.sleeve and sheen > 0 and broad.random() < sheen
@@ -1591,7 +1605,7 @@ def tesson_scene(
                 return camera.project(points) * SUPERSAMPLE
 
             paint_card(
-                extra, canvas, card, card_stock, to_canvas, grey_ink,
+                extra, paint, card, card_stock, to_canvas, grey_ink,
                 Sheen.drawn(broad) if mirrored else None,
             )  # fmt: skip
             cx, cy = camera.project(np.array([[card.x, card.y, LIFT]]))[0]
@@ -1601,9 +1615,9 @@ def tesson_scene(
         base = base * rng.uniform(0.9, 1.05) * (1 + rng.normal(0, 0.02, 3))
         rim = camera.project(np.c_[outline, np.zeros(len(outline))])
         top = camera.project(np.c_[outline, np.full(len(outline), thickness)])
-        _fill(canvas, rim, base * 0.6)
-        _fill(canvas, top, base)
-        _outline(canvas, top, base * (0.8 if side == "white" else 1.3), 1.0)
+        _fill(paint, rim, base * 0.6)
+        _fill(paint, top, base)
+        _outline(paint, top, base * (0.8 if side == "white" else 1.3), 1.0)
         m = cv2.moments(top.astype(np.float32))
         cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
         truth.append(TessonReading(float(cx), float(cy), side, 1.0, seat))
@@ -1613,7 +1627,9 @@ def tesson_scene(
     for spot in spots:
         spot.pool(canvas)
     shown = list(range(len(placed)))
-    if hand:
+    if before:
+        shown = []
+    elif hand:
         targets = [(t.x, t.y) for t in truth]
         reaching = np.random.default_rng([seed, 16])
         arm = effects.hand(reaching, camera, shape, SUPERSAMPLE, light_dir, targets)
@@ -1621,7 +1637,13 @@ def tesson_scene(
         seen = [camera.project(np.c_[outline, np.zeros(len(outline))]) for outline, _, _ in placed]
         shown = [i for i in shown if arm.covers(seen[i], SUPERSAMPLE, shape) <= 0.5]
     post = effects.Post.of(look, np.random.default_rng([seed, 13]), None)
-    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post)
+    grain = None
+    if before:  # another frame: the same light and camera, the sensor's noise drawn anew
+        grain = np.random.default_rng([seed, 17])
+        post = None if post is None else replace(post, rng=np.random.default_rng([seed, 18]))
+    image = _finish(
+        rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post, grain=grain
+    )
     return TessonScene(
         image=image,
         dice=tuple(_ground_truth(camera, c) for c in cubes),

@@ -113,7 +113,7 @@ class TessonNetReader:
                 cut |= edge_distance(seats, x, y) < max(edge_margin, EDGE_SHARE * size)
             side = SIDES[int(p_black >= 0.5)]
             sure = confidence(peak, self.sure_at, sure_of_side, cut)
-            reading = TessonReading(float(x), float(y), side, sure, seat)
+            reading = TessonReading(float(x), float(y), side, sure, seat, float(size))
             found.append((reading, peak, sure_of_side, cut))
         found.sort(key=lambda f: (round(f[0].y), f[0].x))
         self.last_heat = [f[1] for f in found]

@@ -2220,7 +2220,14 @@ def write_jpeg(path: Path, image: np.ndarray, quality: int) -> None:
 
 
 def render_scene(
-    kind: str, seed: int, out: Path, samples: int, width: int, height: int, threads: int
+    kind: str,
+    seed: int,
+    out: Path,
+    samples: int,
+    width: int,
+    height: int,
+    threads: int,
+    with_before: bool = False,
 ) -> dict:
     scene = plan_scene(kind, seed, width, height)
     camera = scene.camera
@@ -2248,6 +2255,12 @@ def render_scene(
         )
         write_jpeg(out / f"{stem}.jpg", image, scene.post["jpeg_quality"])
         scene_s = time.perf_counter() - started
+        before = None
+        before_s = 0.0
+        if with_before:
+            started = time.perf_counter()
+            before = render_before(scene, groups, work, overscan, illuminant, out, stem)
+            before_s = time.perf_counter() - started
         check = None
         check_s = 0.0
         if scene.check_dice:
@@ -2307,8 +2320,83 @@ def render_scene(
         "check": check,
         "render_s": {"scene": round(scene_s, 1), "check": round(check_s, 1), "threads": threads},
     }
+    if before is not None:
+        record["before"] = before
+        record["render_s"]["before"] = round(before_s, 1)
     (out / f"{stem}.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return record
+
+
+def render_before(
+    scene: Scene,
+    groups: dict[str, list[bpy.types.Object]],
+    work: Path,
+    overscan: tuple[int, int],
+    illuminant: np.ndarray,
+    out: Path,
+    stem: str,
+) -> dict:
+    """The frame the camera saw before: the same table, lights and camera, the scene's dice
+    (still in the cup), tessons (still in the players' hands) and hand or cup taken away, the
+    table alone. The camera meters it anew and its sensor noise and Cycles' sampling are drawn
+    afresh, as two real frames a minute apart would be. The objects are shown again after."""
+    hidden = [obj for name in ("dice", "tessons", "edge") for obj in groups[name]]
+    for obj in hidden:
+        show(obj, False)
+    bscene = bpy.context.scene
+    seed, noise_seed = bscene.cycles.seed, scene.post["noise_seed"]
+    bscene.cycles.seed = (seed + 1) % (1 << 31)
+    scene.post["noise_seed"] = noise_seed + 1
+    try:
+        linear = render_exr(work / "before.exr")
+        w, h = scene.camera.width, scene.camera.height
+        image, gain = post_process(linear, scene, overscan, (0, 0, w, h), (0, 0), None, illuminant)
+    finally:
+        bscene.cycles.seed, scene.post["noise_seed"] = seed, noise_seed
+        for obj in hidden:
+            show(obj, True)
+    write_jpeg(out / f"{stem}-before.jpg", image, scene.post["jpeg_quality"])
+    return {"image": f"{stem}-before.jpg", "gain": round(gain, 6)}
+
+
+def rerender_before(kind: str, seed: int, out: Path, threads: int) -> dict:
+    """Render only the before frame of a scene already in ``out`` and add it to its JSON (the
+    scene's image and truth stay as they are). The scene is planned again from (kind, seed)
+    and must agree with the JSON."""
+    stem = f"{kind}-{seed:06d}"
+    path = out / f"{stem}.json"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    scene = plan_scene(kind, seed, record["width"], record["height"])
+    _same_plan(scene, record, path)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="render-") as tmp:
+        work = Path(tmp)
+        groups = build(scene)
+        overscan = scene.camera.overscan()
+        configure(scene, int(record["conditions"]["samples"]), threads, overscan)
+        illuminant = light_color(scene.lights)
+        record["before"] = render_before(scene, groups, work, overscan, illuminant, out, stem)
+    record.setdefault("render_s", {})["before"] = round(time.perf_counter() - started, 1)
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return record
+
+
+def _same_plan(scene: Scene, record: dict, path: Path) -> None:
+    """Stop unless the scene planned now has the dice and tessons that ``record`` holds."""
+    camera = scene.camera
+    planned = sorted(
+        (d.color, *np.round(camera.project(d.top_face()[0][None])[0], 2)) for d in scene.dice
+    ) + sorted(
+        (t.side, *np.round(camera.project(np.r_[t.centre, t.thickness][None])[0], 2))
+        for t in scene.tessons
+    )
+    recorded = sorted((d["color"], round(d["x"], 2), round(d["y"], 2)) for d in record["dice"])
+    recorded += sorted((t["side"], round(t["x"], 2), round(t["y"], 2)) for t in record["tessons"])
+    if len(planned) != len(recorded) or any(
+        a[0] != b[0] or abs(a[1] - b[1]) > 0.02 or abs(a[2] - b[2]) > 0.02
+        for a, b in zip(planned, recorded, strict=True)
+    ):
+        raise SystemExit(f"{path}: its dice or tessons are not those of {scene.kind} {scene.seed}")
 
 
 def render_check(
@@ -2425,15 +2513,7 @@ def rerender_check(kind: str, seed: int, out: Path, threads: int, preview: int) 
     if not scene.check_dice:
         return None
     camera = scene.camera
-    planned = sorted(
-        (d.color, *np.round(camera.project(d.top_face()[0][None])[0], 2)) for d in scene.dice
-    )
-    recorded = sorted((d["color"], round(d["x"], 2), round(d["y"], 2)) for d in record["dice"])
-    if len(planned) != len(recorded) or any(
-        a[0] != b[0] or abs(a[1] - b[1]) > 0.02 or abs(a[2] - b[2]) > 0.02
-        for a, b in zip(planned, recorded, strict=True)
-    ):
-        raise SystemExit(f"{path}: its dice are not those of {kind} {seed} as planned now")
+    _same_plan(scene, record, path)
     previous = record.get("check") or {}
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="render-") as tmp:
@@ -2485,6 +2565,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="render again only the colour-check frames of scenes already in --out",
     )
     parser.add_argument(
+        "--before",
+        action="store_true",
+        help="also the frame of the table before the throw or the reveal (STEM-before.jpg); "
+        "for scenes already in --out, only that frame",
+    )
+    parser.add_argument(
         "--preview",
         type=int,
         default=4,
@@ -2510,14 +2596,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             continue
         if not args.force and (args.out / f"{stem}.json").exists():
-            print(f"{stem}: already there", flush=True)
+            if args.before and not (args.out / f"{stem}-before.jpg").exists():
+                record = rerender_before(args.kind, seed, args.out, args.threads)
+                print(f"{stem}: before frame {record['render_s']['before']} s", flush=True)
+            else:
+                print(f"{stem}: already there", flush=True)
             continue
         record = render_scene(
-            args.kind, seed, args.out, args.samples, args.width, args.height, args.threads
+            args.kind,
+            seed,
+            args.out,
+            args.samples,
+            args.width,
+            args.height,
+            args.threads,
+            args.before,
         )
         c = record["conditions"]
         print(
-            f"{stem}: {record['render_s']['scene']} s (+{record['render_s']['check']} s check), "
+            f"{stem}: {record['render_s']['scene']} s (+{record['render_s']['check']} s check, "
+            f"+{record['render_s'].get('before', 0)} s before), "
             f"{c['table']}, {c['light']} x{c['lights']}, {c['exposure']}, "
             f"{len(record['dice'])} dice, {len(record['tessons'])} tessons, "
             f"{len(record['markers'])} markers",

@@ -156,6 +156,9 @@ class Rendered:
     tessons: tuple[RenderedTesson, ...]
     seats: SeatMap | None
     check: CheckFrame | None
+    before: np.ndarray | None = field(default=None, compare=False)
+    """The frame of the table before the throw or the reveal (``--before``), when rendered:
+    the same table, lights and camera, without the dice, tessons, hand or cup."""
 
 
 # --- loading ----------------------------------------------------------------------------------
@@ -313,6 +316,9 @@ def parse(data: Any, json_path: Path) -> Rendered:
         tessons=tessons,
         seats=seats,
         check=check,
+        before=(
+            _image(folder / data["before"]["image"], width, height) if data.get("before") else None
+        ),
     )
 
 
