@@ -66,8 +66,8 @@ from vision.tesson_net import TessonNetReader, read_tessons_net  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
-LEARNED = "learned, white paper (the companion's)"
-NEW = "learned, + new on the table (the desk does not yet take a before frame)"
+LEARNED = "learned, white paper"
+NEW = "learned, + new on the table (the companion's, at a reveal)"
 CUP = "learned, + what the cup held (the companion's)"
 BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
 

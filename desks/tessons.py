@@ -11,6 +11,15 @@ tessons as one ``Revealed`` action. Tessons of other seats on the frame (those s
 earlier step, still lying face up) are not looked at. On a day of Tromperie, once all are shown,
 reading again enters the asker's decision: a tesson read in the other colour is a ``Flip``.
 
+What lay on the table before is left out (``vision.table_change``): when a game by camera enters
+the reveal (every tesson down, hidden), the desk takes one frame of a live camera, reads it the
+same way and keeps it for the turn; each read of that turn (every step of the reveal, the
+Tromperie flip) drops the readings of what lay there then, unchanged (a game mat's print, a
+cloth's check, a stray tesson). Should that leave an expected seat with nothing where its zone
+showed a tesson (one laid face up before the reveal began), that seat's readings are kept as
+read. A still source (an image file) has no before: the same frame twice would leave out
+everything. Simulation's generated camera gives the same table with the seats' tessons hidden.
+
 Nothing is entered unless every expected seat shows exactly one tesson read with confidence: a
 tesson missing, doubled or unsure is said aloud and shown (``table.notice``), and the host reads
 again once it is put right. A missing camera never stops the game: the tessons can be entered on
@@ -40,6 +49,9 @@ from companion.moderator import Table
 
 log = logging.getLogger(__name__)
 
+BEFORE_WAIT = 5.0
+"""Seconds a read waits for the frame of the table before the reveal still being taken."""
+
 
 def even_seat_map(players: int, width: int, height: int) -> Any:
     """Zones shared evenly round the frame's centre: seat 0's faces the right-hand edge (3
@@ -62,8 +74,13 @@ class TessonDesk:
         self.seat_map = seat_map
         self.reader = reader
         self._lock = threading.Lock()
+        self._source_lock = threading.Lock()  # the reveal's reads and the before frame's
         self._jpeg: bytes | None = None
         self._readings: list[Any] = []
+        self._turn: tuple[int, int] | None = None  # the turn whose reveal began last
+        self._before: tuple[tuple[int, int], Any] | None = None  # that turn's TableBefore
+        self._taking: threading.Thread | None = None
+        self._unsubscribe = table.subscribe(self._on_snapshot)
 
     @property
     def jpeg(self) -> bytes | None:
@@ -92,15 +109,12 @@ class TessonDesk:
             from vision.sources import CameraUnavailable
 
             raise CameraUnavailable(self.table.text("camera.tessons_missing"))
-        frame = self._frame(state)
+        self._wait_for_before()
+        with self._source_lock:
+            frame = self._frame(state)
         zones = self._zones(state.players, frame)
-        from vision.calibration import CalibrationError, detect_markers
-        from vision.tessons import off_the_markers, read_tessons
-        from vision.white_balance import balanced
-
-        readings = (self.reader or read_tessons)(balanced(frame), zones)
-        with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
-            readings = off_the_markers(readings, detect_markers(frame))
+        readings = self._read(frame, zones)
+        readings = self._new_on_table(state, frame, readings, seats)
         self._keep(frame, readings, zones)
         try:
             sides = tessons_of(readings, seats)
@@ -110,6 +124,80 @@ class TessonDesk:
         action = self._action(state, sides)
         self.table.submit(action)
         return action
+
+    def _read(self, frame: np.ndarray, zones: Any) -> list[Any]:
+        from vision.calibration import CalibrationError, detect_markers
+        from vision.tessons import off_the_markers, read_tessons
+        from vision.white_balance import balanced
+
+        readings = list((self.reader or read_tessons)(balanced(frame), zones))
+        with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
+            readings = off_the_markers(readings, detect_markers(frame))
+        return readings
+
+    # -- the table before the reveal --------------------------------------------------------
+
+    def _on_snapshot(self, snap: dict[str, Any]) -> None:
+        """Called by the table (under its lock) after every change: when a turn's reveal
+        begins, take the table before it, in a thread of its own. Never blocks."""
+        state = snap.get("state") or {}
+        if snap.get("game") != "ostrakon" or state.get("phase") != Phase.REVEAL.value:
+            return
+        turn = (int(snap["game_id"]), int(state["turn"]))
+        if turn == self._turn:
+            return  # a later step of the same reveal: the before frame is the turn's first
+        self._turn = turn
+        from vision.throws import STILL_SOURCES
+
+        generated = callable(getattr(self.source, "before", None))
+        if self.source is None or (isinstance(self.source, STILL_SOURCES) and not generated):
+            return  # no camera, or a still one: the same frame twice is no before
+        self._taking = threading.Thread(
+            target=self._take_before, args=(turn,), name="tessons-before", daemon=True
+        )
+        self._taking.start()
+
+    def _take_before(self, turn: tuple[int, int]) -> None:
+        from vision.readings import UnreadableFrame
+        from vision.sources import CameraUnavailable
+        from vision.table_change import TableBefore
+
+        try:
+            running = self.table.running
+            if running is None or running.entry.id != turn[0]:
+                return
+            players = running.state.players
+            with self._source_lock:
+                before = getattr(self.source, "before", None)  # the generated camera's
+                frame = before(players, turn) if callable(before) else self.source.read()
+            readings = self._read(frame, self._zones(players, frame))
+        except (CameraUnavailable, UnreadableFrame, OSError, ValueError) as exc:
+            log.warning("tessons: no frame of the table before the reveal: %s", exc)
+            return
+        self._before = (turn, TableBefore.of(frame, readings))
+
+    def _wait_for_before(self) -> None:
+        taking = self._taking
+        if taking is not None and taking is not threading.current_thread():
+            taking.join(BEFORE_WAIT)
+
+    def _new_on_table(
+        self, state: OstrakonState, frame: np.ndarray, readings: list[Any], seats: Sequence[int]
+    ) -> list[Any]:
+        """``readings`` without what lay on the table before this turn's reveal (the module's
+        docstring), an expected seat that would be left with nothing keeping its own."""
+        running = self.table.running
+        before = self._before
+        if before is None or running is None or before[0] != (running.entry.id, state.turn):
+            return readings
+        new = before[1].new_on_table(readings, frame)
+        emptied = {s for s in seats if any(r.seat == s for r in readings)} - {r.seat for r in new}
+        kept = [r for r in readings if r in new or r.seat in emptied]
+        if len(kept) < len(readings):
+            log.info(
+                "tessons: %d reading(s) of the table itself left out", len(readings) - len(kept)
+            )
+        return kept
 
     def _state(self) -> OstrakonState:
         state = self.table.playing("ostrakon", "no_tessons_in_this_game").state
@@ -164,7 +252,9 @@ class TessonDesk:
             self._jpeg = bytes(data) if ok else None
 
     def close(self) -> None:
-        """The source is the camera's owner's to close (it may be shared with the dice)."""
+        """Stop listening to the table. The source is the camera's owner's to close (it may be
+        shared with the dice)."""
+        self._unsubscribe()
 
 
 def tessons_of(readings: Sequence[Any], seats: Sequence[int]) -> dict[int, bool]:
@@ -205,6 +295,18 @@ class GeneratedTessonSource:
         seed = hash((self.seed, players, key)) % 2**31
         self._scene = tesson_scene(seed, seats=players, width=width, height=height)
         self._key = (players, key)
+
+    def before(self, players: int, key: Any) -> np.ndarray:
+        """The frame of the table of turn ``key`` before its reveal: the same table, every
+        seat's tesson still hidden."""
+        from vision.synthetic import tesson_scene
+
+        self.show(players, key)  # its seat zones are the turn's
+        width, height = self.resolution
+        seed = hash((self.seed, players, key)) % 2**31
+        image = tesson_scene(seed, seats=players, width=width, height=height, before=True).image
+        assert isinstance(image, np.ndarray)
+        return image
 
     @property
     def seat_map(self) -> Any:

@@ -50,7 +50,7 @@ from companion.seat_input import Button, Press
 from desks.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tessons_of
 from tests import engine_steps as steps
 from vision.readings import TessonReading
-from vision.sources import CameraUnavailable, FrameSource
+from vision.sources import CameraUnavailable, FrameSource, ImageFileSource
 from vision.synthetic import BLACK_TESSON, TESSON_BACK, WHITE_TESSON, Scene, tesson_scene
 from vision.tesson_net import read_tessons_net
 from vision.tessons import read_tessons
@@ -483,6 +483,114 @@ def test_a_tesson_not_seen_is_said_and_nothing_is_entered(
     desk.read_now()
     assert running.state.last_result is not None
     assert running.state.last_result.votes == tuple(truth(scene)[s] for s in range(7))
+
+
+def left_lying(image: np.ndarray, scene: Scene, seat: int, r: int = 30) -> np.ndarray:
+    """The frame with an old tesson left lying face up in ``seat``'s zone, beside the tesson
+    laid this turn (a copy of that one's look, 80 px farther round the table)."""
+    t = next(t for t in scene.tessons if t.seat == seat)
+    turn = math.atan2(t.y - 360, t.x - 640) + 0.3
+    x, y = round(t.x + 80 * math.cos(turn)), round(t.y + 80 * math.sin(turn))
+    tx, ty = round(t.x), round(t.y)
+    yy, xx = np.mgrid[-r : r + 1, -r : r + 1]
+    disc = xx**2 + yy**2 <= r * r
+    out = image.copy()
+    out[y - r : y + r + 1, x - r : x + r + 1][disc] = scene.image[
+        ty - r : ty + r + 1, tx - r : tx + r + 1
+    ][disc]
+    return out
+
+
+def test_what_lay_in_a_seat_before_the_reveal_is_not_taken_for_its_tesson(
+    table: Table, scenes: list[Scene]
+) -> None:
+    # an old tesson left in Malia's zone: the camera saw it there, unchanged, when every tesson
+    # was down, so the one she turned up is hers (without that frame: two tessons, refused)
+    scene, frames = scenes[0], TableFrames()
+    frames.seat_map = scene.seats
+    hidden = tesson_scene(0, seats=7, before=True).image
+    desk = TessonDesk(table, frames, reader=read_tessons_net)
+    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
+    running = table.running
+    assert running is not None
+    table.press(Press(running.state.asker, Button.A))
+    frames.image = left_lying(hidden, scene, 1)
+    table.submit(VotesLaid())  # the reveal begins: the desk takes the table as it lies
+    frames.image = left_lying(scene.image, scene, 1)
+    assert len([r for r in read_tessons_net(frames.image, scene.seats) if r.seat == 1]) == 2
+
+    action = desk.read_now()
+
+    assert isinstance(action, Revealed)
+    assert {t.seat: t.white for t in action.tessons} == truth(scene)
+    assert [r.seat for r in desk.readings].count(1) == 1
+    desk.close()
+
+
+def test_without_the_table_before_the_old_tesson_doubles_the_seat(
+    table: Table, scenes: list[Scene]
+) -> None:
+    scene, frames = scenes[0], TableFrames()
+    frames.seat_map = scene.seats
+    desk = TessonDesk(table, frames, reader=read_tessons_net)
+    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
+    running = table.running
+    assert running is not None
+    table.press(Press(running.state.asker, Button.A))
+    table.submit(VotesLaid())  # no frame yet: nothing to compare with
+    frames.image = left_lying(scene.image, scene, 1)
+    with pytest.raises(IllegalAction) as caught:
+        desk.read_now()
+    assert caught.value.code == "tessons_doubled" and caught.value.params["seat"] == 1
+    desk.close()
+
+
+def test_a_tesson_already_face_up_when_the_reveal_began_is_still_read(
+    table: Table, scenes: list[Scene]
+) -> None:
+    # every tesson up too early: the frame before shows them all, and no seat is left empty
+    scene, frames = scenes[2], TableFrames()
+    frames.seat_map, frames.image = scene.seats, scene.image
+    desk = TessonDesk(table, frames, reader=read_tessons)
+    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
+    running = table.running
+    assert running is not None
+    table.press(Press(running.state.asker, Button.A))
+    table.submit(VotesLaid())
+    reads = frames.reads
+    action = desk.read_now()
+    assert frames.reads == reads + 1 and reads >= 1  # the frame before was taken
+    assert isinstance(action, Revealed)
+    assert {t.seat: t.white for t in action.tessons} == truth(scene)
+    desk.close()
+
+
+def test_a_photograph_gives_no_frame_before(
+    table: Table, scenes: list[Scene], tmp_path: Path
+) -> None:
+    # the same frame twice would be "unchanged" everywhere: a still source is only read
+    scene = scenes[0]
+    cv2.imwrite(str(tmp_path / "table.png"), scene.image)
+
+    class CountedPhoto(ImageFileSource):
+        reads = 0
+
+        def read(self) -> np.ndarray:
+            self.reads += 1
+            return super().read()
+
+    photo = CountedPhoto(tmp_path / "table.png")
+    desk = TessonDesk(table, photo, scene.seats, reader=read_tessons)
+    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
+    running = table.running
+    assert running is not None
+    table.press(Press(running.state.asker, Button.A))
+    table.submit(VotesLaid())
+    action = desk.read_now()
+    assert photo.reads == 1  # only the reveal's own read
+    assert isinstance(action, Revealed)
+    assert {t.seat: t.white for t in action.tessons} == truth(scene)
+    desk.close()
 
 
 def test_a_doubled_or_unsure_tesson_is_refused() -> None:
