@@ -292,8 +292,9 @@ class GeneratedTessonSource:
         from vision.synthetic import tesson_scene
 
         width, height = self.resolution
-        seed = hash((self.seed, players, key)) % 2**31
-        self._scene = tesson_scene(seed, seats=players, width=width, height=height)
+        self._scene = tesson_scene(
+            self._seed(players, key), seats=players, width=width, height=height
+        )
         self._key = (players, key)
 
     def before(self, players: int, key: Any) -> np.ndarray:
@@ -303,10 +304,13 @@ class GeneratedTessonSource:
 
         self.show(players, key)  # its seat zones are the turn's
         width, height = self.resolution
-        seed = hash((self.seed, players, key)) % 2**31
+        seed = self._seed(players, key)
         image = tesson_scene(seed, seats=players, width=width, height=height, before=True).image
         assert isinstance(image, np.ndarray)
         return image
+
+    def _seed(self, players: int, key: Any) -> int:
+        return hash((self.seed, players, key)) % 2**31
 
     @property
     def seat_map(self) -> Any:

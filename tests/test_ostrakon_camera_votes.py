@@ -692,10 +692,14 @@ def test_the_generated_camera_shows_one_table_a_turn(table: Table) -> None:
     assert running is not None
     table.submit(Ask(running.state.asker))
     table.submit(VotesLaid())
+    turn = (running.entry.id, running.state.turn)
     action = desk.read_now()
     assert isinstance(action, Revealed)
     lying = {t.seat: t.side == "white" for t in source.last_truth}
     assert {t.seat: t.white for t in action.tessons} == lying
+    hidden = source.before(5, turn)  # what the desk took when the reveal began
+    assert not [r for r in read_tessons(hidden, source.seat_map) if r.seat is not None]
+    desk.close()
 
 
 # -- a whole game of seven, read from generated frames --------------------------------------------
