@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import logging
 import math
 import random
 from collections.abc import Iterable, Iterator
@@ -591,6 +592,48 @@ def test_a_photograph_gives_no_frame_before(
     assert isinstance(action, Revealed)
     assert {t.seat: t.white for t in action.tessons} == truth(scene)
     desk.close()
+
+
+def test_the_frame_before_the_reveal_leaves_nothing_a_player_could_learn_from(
+    tmp_path: Path, scenes: list[Scene], caplog: pytest.LogCaptureFixture
+) -> None:
+    # the asker shows first on a day of Corruption, the others' tessons lie face down: with the
+    # frame before or without it, the table's public state is the same, and the desk's log says
+    # no seat, name or colour
+    def first_step(with_before: bool) -> tuple[Any, list[str]]:
+        journal = Journal(tmp_path / f"{with_before}.sqlite3")
+        table = Table(journal, HeardNarrator(), seats=8)
+        scene, frames = scenes[0], TableFrames()
+        frames.seat_map = scene.seats
+        desk = TessonDesk(table, frames, reader=read_tessons_net)
+        options = {"players": 7, "votes": "camera", "symbols": {"2": "corruption"}}
+        table.new_game("ostrakon", options, NAMES, seed=2)
+        running = table.running
+        assert running is not None
+        running.state = dataclasses.replace(running.state, day_rule=DayRule.CORRUPTION)
+        asker = running.state.asker
+        table.press(Press(asker, Button.A))
+        others = [s for s in range(7) if s != asker]
+        if with_before:
+            frames.image = left_lying(face_down(scene, range(7)), scene, 1)
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="desks.tessons"):
+            table.submit(VotesLaid())
+            frames.image = left_lying(face_down(scene, others), scene, 1)
+            desk.read_now()
+        said = [r.getMessage() for r in caplog.records]
+        snapshot = {k: v for k, v in table.snapshot().items() if k != "revision"}
+        desk.close()
+        journal.close()
+        return snapshot, said
+
+    plain, _ = first_step(False)
+    filtered, said = first_step(True)
+    assert filtered == plain
+    assert said and not any(
+        word in line.lower() for line in said for word in ("white", "black", "seat")
+    )
+    assert not any(name in line for line in said for name in NAMES)
 
 
 def test_a_doubled_or_unsure_tesson_is_refused() -> None:
