@@ -4,13 +4,16 @@ page: the whole path the companion runs, on real parts.
     python benchmarks/throw_to_page.py [--throws 20] [--players 2]
 
 A real ``Table`` (SQLite journal in a temporary folder) runs an Oraklos game; a
-``ThrowCamera`` on a live frame source sees the dice tumble (three moving frames), then
-``--settle`` still frames; the ``ThrowDesk``'s watcher reads the frame where the dice came to
-rest. What is timed, per throw, from the moment the last still frame is handed to the camera:
+``ThrowCamera`` on a live frame source sees the table at rest (``--settle`` + 1 frames), the dice
+tumble (three moving frames), then ``--settle`` still frames; the ``ThrowDesk``'s watcher
+reads the frame where the dice came to rest. What is timed, per throw, from the moment the
+last still frame is handed to the camera:
 
 1. *settle → read*: the settle detector says "still", the frame is white-balanced by the
    markers' paper and the cubes are read (the companion's reader, ``appliance.wiring
-   .cube_reader``: the learned one unless ``--hand-tuned``), the picture for the page encoded;
+   .cube_reader``: the learned one unless ``--hand-tuned``), so is the table at rest before
+   the throw, and what lay there unchanged is left out (``vision.table_change``); the picture
+   for the page encoded;
 2. *read → page*: the reading checked against the cup (``doubt_counts``), journalled, the
    engine's step, and the public snapshot published to the page's listeners;
 3. *predictions*: every prediction of every card in play found on the read dice (what the
@@ -64,10 +67,12 @@ class Quiet:
 
 
 class Tumble(FrameSource):
-    """Moving frames, then still ones; notes when the last still frame was handed out."""
+    """The table at rest, moving frames, then still ones; notes when the last still frame was
+    handed out."""
 
-    def __init__(self, still: np.ndarray, settle: int) -> None:
-        self.frames = [np.roll(still, dx, axis=1) for dx in (40, 25, 10)] + [still] * settle
+    def __init__(self, before: np.ndarray, still: np.ndarray, settle: int) -> None:
+        moving = [np.roll(still, dx, axis=1) for dx in (40, 25, 10)]
+        self.frames = [before] * (settle + 1) + moving + [still] * settle
         self.given = 0
         self.last_handed = 0.0
 
@@ -91,7 +96,8 @@ def one_throw(
     running = table.running
     assert running is not None
     colors = [c.value for c in expected_colors(running.state, random.Random(seed))]
-    source = Tumble(cube_scene(seed, colors=colors, noise=2.0).image, settle)
+    before = cube_scene(seed, colors=colors, noise=2.0, before=True).image
+    source = Tumble(before, cube_scene(seed, colors=colors, noise=2.0).image, settle)
     published = threading.Event()
     marks: dict[str, float] = {}
 

@@ -19,8 +19,11 @@ steps so that each step's worth shows:
 - **learned, white paper**: ``vision.cube_net.read_cubes_net`` on the balanced frame;
 - **learned, + what the cup held**: the same with its candidates (weaker detections), kept by
   ``vision.readings.doubt_counts`` only for dice the cup held that are missing, flagged: the
-  companion's default reader, as the throw desk reads. The conditions and ``--pictures`` are
-  of this step.
+  companion's default reader, as the throw desk reads from a still source;
+- **learned, + new on the table, + what the cup held**, for scenes rendered with ``--before``:
+  the readings that lay there already, unchanged, on the before frame left out first (but for a
+  colour that would be short of the cup's dice), as the throw desk reads from a live camera.
+  The conditions and ``--pictures`` are of the last step.
 
 Tessons are read with the scene's seat map: by the hand-tuned reader as seen, white-balanced
 as the tesson desk does, and with what lies on the markers' paper left out; then by the learned
@@ -60,7 +63,7 @@ from truth import Rendered, load  # noqa: E402
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cube_net import CubeNetReader, read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
-from vision.readings import doubt_counts  # noqa: E402
+from vision.readings import back_where_short, doubt_counts  # noqa: E402
 from vision.table_change import TableBefore  # noqa: E402
 from vision.tesson_net import TessonNetReader, read_tessons_net  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
@@ -69,6 +72,7 @@ from vision.white_balance import white_from_markers  # noqa: E402
 LEARNED = "learned, white paper"
 NEW = "learned, + new on the table (the companion's, at a reveal)"
 CUP = "learned, + what the cup held (the companion's)"
+CUP_NEW = "learned, + new on the table, + what the cup held (the companion's, on a live camera)"
 BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
 
 
@@ -229,14 +233,28 @@ def cube_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         steps["hand-tuned, + colour check"] += score(scene, truth, reader(balanced), radius)
         steps["learned, white paper"] += score(scene, truth, CUBE_READER(balanced), radius)
         steps[CUP] += score(scene, truth, as_the_desk_reads(scene, balanced), radius)
+        if scene.before is not None:
+            found = as_the_desk_reads(scene, balanced, new_only=True)
+            steps[CUP_NEW] += score(scene, truth, found, radius)
     return steps
 
 
-def as_the_desk_reads(scene: Rendered, balanced: Any) -> list[Any]:
+def as_the_desk_reads(scene: Rendered, balanced: Any, new_only: bool = False) -> list[Any]:
     """The learned reader with its candidates, and what the cup held (every die of the scene,
-    hidden ones too): what the throw desk gives the game."""
+    hidden ones too): what the throw desk gives the game. With ``new_only``, what the before
+    frame (the table at rest before the throw) read unchanged is left out first, but for a
+    colour it would leave short (``vision.readings.back_where_short``): a live camera's way."""
     cup = Counter(die.color for die in scene.dice)
-    return doubt_counts(CUBE_READER(balanced, candidates=True), expected=cup)
+    found = CUBE_READER(balanced, candidates=True)
+    if new_only:
+        assert scene.before is not None
+        white = white_from_markers(scene.before, {m.id: m.corners for m in scene.markers})
+        before = scene.before if white is None else white.apply(scene.before)
+        table = TableBefore.of(scene.before, CUBE_READER(before, candidates=True))
+        new = {id(r) for r in table.new_on_table(found, scene.image)}
+        kept = [r for r in found if id(r) in new]
+        found = back_where_short(kept, [r for r in found if id(r) not in new], expected=cup)
+    return doubt_counts(found, expected=cup)
 
 
 def reach(tesson: Any) -> float:

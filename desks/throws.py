@@ -4,7 +4,9 @@ When the table awaits a throw, a watcher thread waits for the dice to be thrown 
 reads them and gives the reading to the table as a ``ThrowDice`` (journalled like any action).
 The host can also read the table at once (``read_now``): that is how a throw is taken from a
 still source (an image file or folder, the generated camera of simulation), and how a bad
-reading is taken again. The picture of the last reading is kept for the page, and its
+reading is taken again. What lay on the table already, unchanged, before the throw (a cloth's
+check, a mat's print) is left out (``ThrowCamera``'s ``new_only``), but for a colour it would
+leave short of what the cup held. The picture of the last reading is kept for the page, and its
 description (where to fetch it, how table units map to its pixels) goes into the table's
 public snapshot: the dice lie face up, nothing in it is secret.
 
@@ -34,7 +36,7 @@ from companion.games.oraklos.state import (
 from companion.journal import JournalError
 from companion.moderator import NoGame, Table
 from desks.camera_loss import RETRY, until_back
-from vision.readings import doubt_counts
+from vision.readings import back_where_short, doubt_counts
 
 log = logging.getLogger(__name__)
 
@@ -83,12 +85,18 @@ class ThrowDesk:
             from vision.sources import CameraUnavailable
 
             raise CameraUnavailable(self.table.text("camera.missing"))
-        return self._give(self.camera.read_now())
+        return self._give(self.camera.read_now(new_only=True))
 
     def _give(self, picture: Any) -> ThrowDice:
         running = self.table.running
         known = {} if running is None else thrown_counts(running.state)
-        action = ThrowDice(tuple(as_die(r) for r in doubt_counts(picture.dice, **known)))
+        dice = back_where_short(picture.dice, picture.left_out, **known)
+        if len(dice) < len(picture.dice) + len(picture.left_out):
+            log.info(
+                "camera: %d reading(s) of the table itself left out",
+                len(picture.dice) + len(picture.left_out) - len(dice),
+            )
+        action = ThrowDice(tuple(as_die(r) for r in doubt_counts(dice, **known)))
         self.table.submit(action)
         with self._lock:
             self._jpeg = picture.jpeg
@@ -127,7 +135,7 @@ class ThrowDesk:
 
         while True:
             try:
-                picture = self.camera.wait_for_throw(stop, None)
+                picture = self.camera.wait_for_throw(stop, None, new_only=True)
                 break
             except CameraUnavailable as exc:
                 log.warning("camera: %s", exc)

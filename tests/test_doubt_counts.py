@@ -3,7 +3,8 @@
 The companion knows how many dice of each colour went into the cup (or, when the players filled
 it unseen, how many dice were thrown). A reading that disagrees is not silently trusted, nor
 silently "fixed": the least sure dice of a colour read too often are flagged, so the host looks
-at them; nothing is recoloured or dropped."""
+at them; nothing is recoloured or dropped. What the camera left out as the table's own (it lay
+there unchanged before the throw) comes back where the cup's dice would be short without it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from companion.games.oraklos.state import Phase
 from companion.journal import Journal
 from companion.moderator import Table
 from desks.throws import ThrowDesk
-from vision.readings import CONFIRM_BELOW, DieReading, doubt_counts
+from vision.readings import CONFIRM_BELOW, DieReading, back_where_short, doubt_counts
 from vision.sources import ImageFileSource
 from vision.synthetic import cube_scene
 from vision.throws import ThrowCamera
@@ -114,3 +115,29 @@ def test_candidates_are_dropped_when_no_die_is_missing_or_the_table_knows_nothin
     assert doubt_counts(read, {"red": 1, "blue": 1}) == [read[0], read[2]]
     assert doubt_counts(read, total=2) == [read[0], read[2]]
     assert doubt_counts(read) == [read[0], read[2]]
+
+
+# --- what lay there before the throw ----------------------------------------------------------
+
+
+def test_a_reading_of_the_table_itself_stays_out_when_the_cup_s_dice_are_all_read() -> None:
+    kept = [die("red", 0.9, 0), die("blue", 0.9, 2)]
+    table_own = [die("red", 0.8, 1)]  # a red square of the cloth, unchanged since before
+    assert back_where_short(kept, table_own, {"red": 1, "blue": 1}) == kept
+    assert back_where_short(kept, table_own, total=2) == kept
+    assert back_where_short(kept, table_own) == kept, "the table knows nothing: no way back"
+
+
+def test_a_die_no_one_picked_up_counts_where_its_colour_would_be_short() -> None:
+    # a yellow die of the cup lay there, unmoved, through the throw: it is on the table
+    kept = [die("red", 0.9, 0), die("yellow", 0.9, 3)]
+    lying = [die("yellow", 0.85, 1), die("red", 0.8, 2)]
+    out = back_where_short(kept, lying, {"red": 1, "yellow": 2})
+    assert [(r.x, r.color) for r in out] == [(0, "red"), (1, "yellow"), (3, "yellow")]
+    with_total = back_where_short(kept, lying, total=3)
+    assert [r.x for r in with_total] == [0, 1, 2, 3], "short of the total: all of them back"
+
+
+def test_a_weak_detection_of_the_table_itself_never_comes_back() -> None:
+    kept = [die("red", 0.9, 0)]
+    assert back_where_short(kept, [candidate("blue", 0.4, 1)], {"red": 1, "blue": 1}) == kept

@@ -36,7 +36,7 @@ from companion.games.oraklos.state import (
 from companion.journal import Journal
 from companion.moderator import Table
 from desks.throws import ThrowDesk
-from vision.readings import DieReading
+from vision.readings import CONFIRM_BELOW, DieReading
 from vision.sources import CameraUnavailable, FrameSource
 from vision.synthetic import cube_scene
 from vision.throws import GeneratedThrowSource, ThrowCamera
@@ -359,6 +359,59 @@ def test_with_a_live_camera_the_throw_is_read_by_itself_once_the_dice_are_still(
     assert len(table.running.state.table) == 16
     assert table.snapshot()["picture"] is not None
     assert [a["kind"] for a in journal.actions(table.running.entry.id)] == ["throw"]
+
+
+def lying(table: np.ndarray, shot: Any, die: DieReading) -> np.ndarray:
+    """The table with ``die`` of ``shot`` already lying there, exactly as it lies on the shot."""
+    r = round(die.size)
+    x, y = round(die.x), round(die.y)
+    out = table.copy()
+    out[y - r : y + r + 1, x - r : x + r + 1] = shot.image[y - r : y + r + 1, x - r : x + r + 1]
+    return out
+
+
+def throw_read_live(tmp_path: Path, before: np.ndarray, shot: Any) -> Any:
+    """A Junior game (16 dice, 4 of each colour, from the cup) whose throw a live camera reads:
+    the table at rest, a hand throwing, the dice at rest. The throw the table took."""
+    moving = [np.roll(shot.image, dx, axis=1) for dx in (30, 20, 10)]
+    journal = Journal(tmp_path / "journal.sqlite3")
+    table = Table(journal, HeardNarrator(), seats=5)
+    desk = ThrowDesk(table, ThrowCamera(LiveTable([before] * 5 + moving + [shot.image]), None, 3))
+    table.new_game("oraklos", {"players": 2, "mode": "junior"}, NAMES[:2], "en", seed=1)
+    deadline = time.monotonic() + 60
+    while table.running is not None and table.running.state.phase is Phase.THROW:
+        assert time.monotonic() < deadline, "the watcher never read the throw"
+        time.sleep(0.05)
+    desk.close()
+    assert table.running is not None
+    return table.running.state
+
+
+COLORS16 = [c for c in ("red", "yellow", "blue", "black") for _ in range(4)]
+
+
+def test_a_die_from_the_box_lying_on_the_table_before_the_throw_is_not_taken_for_a_thrown_one(
+    tmp_path: Path,
+) -> None:
+    # sixteen dice thrown, and a fifth red one that lay there, untouched, all along
+    shot = cube_scene(21, colors=[*COLORS16, "red"], noise=2.0)
+    extra = next(d for d in shot.dice if d.color == "red")
+    table = cube_scene(21, colors=[*COLORS16, "red"], noise=2.0, before=True).image
+    state = throw_read_live(tmp_path, lying(table, shot, extra), shot)
+    assert len(state.table) == 16
+    assert Counter(d.color.value for d in state.table) == Counter(COLORS16)
+    assert not any(math.dist((d.x, d.y), (extra.x, extra.y)) < extra.size / 2 for d in state.table)
+    assert all(d.confidence >= CONFIRM_BELOW for d in state.table), "nothing to ask"
+
+
+def test_a_die_of_the_cup_no_one_picked_up_still_counts_in_the_throw(tmp_path: Path) -> None:
+    # a yellow die lay there before and was not thrown: it is on the table all the same
+    shot = cube_scene(22, colors=COLORS16, noise=2.0)
+    left = next(d for d in shot.dice if d.color == "yellow")
+    table = cube_scene(22, colors=COLORS16, noise=2.0, before=True).image
+    state = throw_read_live(tmp_path, lying(table, shot, left), shot)
+    assert len(state.table) == 16
+    assert any(math.dist((d.x, d.y), (left.x, left.y)) < left.size / 2 for d in state.table)
 
 
 class StillFrame(FrameSource):

@@ -367,3 +367,94 @@ def test_a_reader_given_to_the_wait_reads_the_settled_throw() -> None:
     still = ThrowCamera(Frames([shot.image]), None, 3, live=False)
     assert still.wait_for_throw(threading.Event(), reader=other) is not None
     assert other.frames == 2
+
+
+# --- what lay on the table before the throw ---------------------------------------------------
+
+
+def lying(table: np.ndarray, shot: Scene, die: DieReading) -> np.ndarray:
+    """The table with ``die`` of ``shot`` already lying there, exactly as it lies on the shot."""
+    r = round(die.size)
+    x, y = round(die.x), round(die.y)
+    out = table.copy()
+    out[y - r : y + r + 1, x - r : x + r + 1] = shot.image[y - r : y + r + 1, x - r : x + r + 1]
+    return out
+
+
+def near(die: DieReading, readings: Sequence[DieReading]) -> bool:
+    return any(math.dist((die.x, die.y), (r.x, r.y)) < die.size / 2 for r in readings)
+
+
+def test_a_die_lying_unchanged_since_before_the_throw_is_left_out_on_a_live_camera() -> None:
+    shot = scene(13)
+    old = shot.dice[0]
+    rest = lying(cube_scene(13, colors=MIX, holes=0.3, noise=2.0, before=True).image, shot, old)
+    moving = [shifted(shot.image, dx) for dx in (24, 18, 12, 6)]
+    frames = [rest] * 5 + moving + [shot.image] * 5
+    camera = ThrowCamera(Frames(frames), None, 3)
+    picture = camera.wait_for_throw(threading.Event(), timeout=30, new_only=True)
+    assert picture is not None
+    assert near(old, picture.left_out) and not near(old, picture.dice)
+    assert len(picture.left_out) == 1
+    assert all(near(die, picture.dice) for die in shot.dice[1:])
+    again = camera.read_now(new_only=True)
+    assert [(d.x, d.y) for d in again.left_out] == [(d.x, d.y) for d in picture.left_out]
+    whole = ThrowCamera(Frames(frames), None, 3).wait_for_throw(threading.Event(), timeout=30)
+    assert whole is not None and whole.left_out == ()
+    assert all(near(die, whole.dice) for die in shot.dice), "read whole: a die left lying counts"
+
+
+def test_a_die_thrown_where_the_table_was_bare_is_new() -> None:
+    shot = scene(13)
+    rest = cube_scene(13, colors=MIX, holes=0.3, noise=2.0, before=True).image
+    moving = [shifted(shot.image, dx) for dx in (24, 18, 12, 6)]
+    camera = ThrowCamera(Frames([rest] * 5 + moving + [shot.image] * 5), None, 3)
+    picture = camera.wait_for_throw(threading.Event(), timeout=30, new_only=True)
+    assert picture is not None and picture.left_out == ()
+    assert all(near(die, picture.dice) for die in shot.dice)
+
+
+def test_without_a_still_table_before_the_motion_nothing_is_left_out() -> None:
+    shot = scene(13)
+    table = cube_scene(13, colors=MIX, holes=0.3, noise=2.0, before=True).image
+    rest = lying(table, shot, shot.dice[0])
+    moving = [shifted(shot.image, dx) for dx in (24, 18, 12, 6)]
+    # the camera's first frames are already the throw's motion: no table at rest to compare
+    camera = ThrowCamera(Frames([rest, *moving, *[shot.image] * 5]), None, 3)
+    picture = camera.wait_for_throw(threading.Event(), timeout=30, new_only=True)
+    assert picture is not None and picture.left_out == ()
+    assert len(pairs(shot.dice, picture.dice)) == len(shot.dice)
+
+
+def test_a_photo_has_no_table_before_and_leaves_nothing_out(tmp_path: Path) -> None:
+    shot = scene(11)
+    camera = ThrowCamera(ImageFileSource(write(tmp_path / "throw.png", shot.image)), None, 8)
+    picture = camera.read_now(new_only=True)
+    assert picture.left_out == () and len(pairs(shot.dice, picture.dice)) == len(shot.dice)
+
+
+def test_the_generated_camera_shows_the_table_before_the_throw_with_the_dice_still_in_the_cup() -> (
+    None
+):
+    source = GeneratedThrowSource(4)
+    source.expect(list(MIX))
+    before = source.before()
+    assert read_cubes(before) == []
+    thrown = source.read()
+    assert np.median(np.abs(thrown.astype(int) - before.astype(int))) <= 3, "the same table"
+    picture = ThrowCamera(source, None, 8).read_now(new_only=True)
+    assert picture.left_out == ()
+    assert Counter(d.color for d in picture.dice) == Counter(MIX)
+
+
+def test_the_frame_before_the_throw_is_the_same_table_light_and_camera_without_the_dice() -> None:
+    knobs = {"table": "cloth", "edge_object": "cup", "kelvin": 3000.0, "markers": True}
+    after = cube_scene(8, colors=MIX, **knobs)  # type: ignore[arg-type]
+    before = cube_scene(8, colors=MIX, before=True, **knobs)  # type: ignore[arg-type]
+    assert before.dice == () and after.dice != ()
+    assert before.markers.keys() == after.markers.keys()
+    assert all(np.array_equal(before.markers[k], after.markers[k]) for k in after.markers)
+    changed = np.abs(after.image.astype(int) - before.image.astype(int)).max(axis=2) > 40
+    assert 0 < changed.mean() < 0.15, "only where the dice, their shadows and the cup are"
+    with pytest.raises(ValueError, match="ask for one"):
+        cube_scene(8, before=True, check_frame=True)

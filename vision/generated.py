@@ -82,6 +82,7 @@ class GeneratedThrowSource(GeneratedSource[Scene]):
     readings (pixels) of the last frame read. Before any ``expect`` the table is empty. Each
     throw is a new scene drawn from ``seed`` and the throw's number, so a run replays exactly.
     The scene's camera changes from throw to throw: readings are in pixels (no calibration).
+    ``before()`` is the frame of the same table just before that throw.
     """
 
     _wanted: tuple[tuple[str, ...], float] = ((), 0.0)
@@ -103,7 +104,15 @@ class GeneratedThrowSource(GeneratedSource[Scene]):
             self._wanted = (wanted, float(holes))
             self._scene = None
 
-    def _draw(self) -> Scene:
+    def before(self) -> Image:
+        """The frame of the table just before the throw shown: the same table, light and
+        camera, the dice still in the cup."""
+        with self._lock:
+            if self._closed:
+                raise CameraStopped(f"{self.description}: the source is closed")
+            return self._draw(before=True).image
+
+    def _draw(self, *, before: bool = False) -> Scene:
         colors, holes = self._wanted
         width, height = self.resolution
         return cube_scene(
@@ -113,6 +122,7 @@ class GeneratedThrowSource(GeneratedSource[Scene]):
             colors=colors,
             holes=holes,
             noise=self.noise,
+            before=before,
         )
 
 

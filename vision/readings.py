@@ -132,6 +132,30 @@ def doubt_counts(
     return out
 
 
+def back_where_short(
+    kept: Sequence[DieReading],
+    left_out: Sequence[DieReading],
+    expected: Mapping[str, int] | None = None,
+    total: int | None = None,
+) -> list[DieReading]:
+    """``kept``, with the readings ``left_out`` as the table's own (``vision.table_change``)
+    back where the table would be short of a die that was thrown: those of a colour read fewer
+    times than ``expected``, or all of them when fewer dice than ``total`` are read. A die no
+    one picked up before the throw lies there unchanged, and is on the table all the same.
+    Candidates (weak detections) left out stay out: they were the table's own. Sorted as the
+    readers sort, top to bottom."""
+    sure = [r for r in kept if not r.candidate]
+    back = [r for r in left_out if not r.candidate]
+    if expected is not None:
+        read = Counter(r.color for r in sure)
+        back = [r for r in back if read[r.color] < expected.get(r.color or "", 0)]
+    elif total is None or len(sure) >= total:
+        back = []
+    if not back:
+        return list(kept)
+    return sorted([*kept, *back], key=lambda r: (round(r.y), r.x))
+
+
 def _fill_in(
     readings: Sequence[DieReading], expected: Mapping[str, int] | None, total: int | None
 ) -> list[DieReading]:

@@ -694,6 +694,7 @@ def cube_scene(
     bevel: float = 0.0,
     light_pool: bool = False,
     check_frame: bool = False,
+    before: bool = False,
 ) -> Scene:
     """A throw of Oraklos cubes seen from above, and the truth about each cube.
 
@@ -733,7 +734,14 @@ def cube_scene(
     window) mirrored in the table round the throw: a large soft-edged bright patch clipping at
     its heart, the dice in it lit brighter. ``check_frame``: the same table, light and camera
     with only the colour check's four dice instead of the throw (``color_check_scene``).
+
+    ``before=True`` is the frame the camera saw of the same table just before the throw: the
+    dice still in the cup, no hand or cup in view, the same table, light (its hot spot and pool
+    too) and camera, a sensor noise of its own; its truth is empty. A scene without it is the
+    same frame as before, byte for byte.
     """
+    if before and check_frame:
+        raise ValueError("before and check_frame are two other frames: ask for one")
     if table not in CUBE_TABLES:
         raise ValueError(f"table must be one of {', '.join(CUBE_TABLES)}, not {table!r}")
     if light not in LIGHTS:
@@ -777,7 +785,8 @@ def cube_scene(
     darkening = _shadows(
         rng, camera, shape, [c.footprint() for c in cubes], SIZE, shadows, light_dir, strength
     )
-    canvas *= (1 - darkening)[..., None]
+    if not before:
+        canvas *= (1 - darkening)[..., None]
     spots: list[_HotSpot | _LightPool] = []
     if hot_spot:
         spots.append(_HotSpot.draw(_stream(seed, 16), camera, cubes))
@@ -785,25 +794,32 @@ def cube_scene(
         spots.append(_LightPool.draw(_stream(seed, 17), camera, cubes))
     for spot in spots:
         spot.glare(canvas)
-    _paint_cubes(seed, canvas, camera, cubes, table, light_dir, bevel)
+    if not before:
+        _paint_cubes(seed, canvas, camera, cubes, table, light_dir, bevel)
     for spot in spots:
         spot.pool(canvas)
-    occluder = None
-    if cup is not None:
+    occluder = None  # before the throw, the cup is still in a hand above the table
+    if cup is not None and not before:
         occluder = cup.occluder(_stream(seed, 13), camera, shape, SUPERSAMPLE, light_dir)
-    elif edge_object == "hand" and not check_frame:
+    elif edge_object == "hand" and not (check_frame or before):
         reach_for = [(float(c.x), float(c.y)) for c in cubes]
         targets = [tuple(p) for p in camera.project(np.c_[reach_for, np.full(len(cubes), SIZE)])]
         occluder = effects.hand(_stream(seed, 5), camera, shape, SUPERSAMPLE, light_dir, targets)
     if occluder is not None:
         occluder.paint(canvas)
     post = effects.Post.of(look, _stream(seed, 3), lens)
-    image = _finish(rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post)
-    return _cube_truth(image, camera, cubes, lens, occluder, papers, card)
+    grain = None
+    if before:  # another frame: the same light and camera, the sensor's noise drawn anew
+        grain = _stream(seed, 18)
+        post = None if post is None else replace(post, rng=_stream(seed, 19))
+    image = _finish(
+        rng, canvas, camera, light, blur, noise, jpeg=table == "photo", post=post, grain=grain
+    )
+    return _cube_truth(image, camera, [] if before else cubes, lens, occluder, papers, card)
 
 
 class CubeKnobs(TypedDict, total=False):
-    """The knobs of ``cube_scene``: its keyword arguments but ``check_frame`` (what
+    """The knobs of ``cube_scene``: its keyword arguments but ``check_frame`` and ``before`` (what
     ``color_check_scene`` passes on)."""
 
     table: str

@@ -46,6 +46,7 @@ from vision.generated import MAX_PIP_DICE, GeneratedPipSource, GeneratedThrowSou
 from vision.readings import DieReading, Units, UnreadableFrame
 from vision.settle import DEFAULT_STILL_FRAMES, SettleDetector
 from vision.sources import ImageFileSource, ImageFolderSource
+from vision.table_change import TableBefore
 from vision.white_balance import balanced
 
 __all__ = [
@@ -100,6 +101,8 @@ class ThrowPicture:
     unit: Units
     dice: tuple[DieReading, ...]
     taken: float
+    left_out: tuple[DieReading, ...] = ()
+    """Readings left out as the table's own (``vision.table_change``), in the same units."""
 
     def placement(self, url: str) -> dict[str, Any]:
         """How a page shows it: where to fetch the JPEG, its size, and how table units map to
@@ -130,6 +133,14 @@ class ThrowCamera:
     A lock is held around each read of the source, so ``read_now`` (a web request) may run while
     a watcher thread is in ``wait_for_throw``; reading the dice happens outside the lock. Two
     watchers at once would each see only some of the frames: keep one.
+
+    ``new_only`` (the Oraklos throws) leaves out what lay on the table already, unchanged,
+    before the throw (``vision.table_change``: a cloth's check, a mat's print, a die no one
+    picked up), in ``ThrowPicture.left_out``. The table before is, on a live source, its last
+    frame at rest before the motion of the throw (``wait_for_throw`` keeps it for a ``read_now``
+    of the same throw), and on a generated source its frame of the table before the throw
+    (``before``); a still source (an image file or folder) has none. The pip dice of game night
+    are read whole: a die not thrown again lies there unchanged and counts.
 
     ``live`` says whether the source shows motion (a camera, a video); by default image files,
     image folders and ``GeneratedThrowSource`` are still and every other source is live.
@@ -163,6 +174,7 @@ class ThrowCamera:
         self._reopen = reopen
         self._clock = clock
         self._stopped = False  # the source stopped: open it afresh before the next read
+        self._rest: TableBefore | None = None  # the table before the last throw waited for
         self._lock = threading.Lock()
 
     @property
@@ -170,15 +182,16 @@ class ThrowCamera:
         """The source never moves: ``wait_for_throw`` reads the next frame at once."""
         return not self.live
 
-    def read_now(self, *, reader: Reader | None = None) -> ThrowPicture:
+    def read_now(self, *, reader: Reader | None = None, new_only: bool = False) -> ThrowPicture:
         """Read the next frame as it is, moving or not (with ``reader`` instead of the
-        camera's own reader, when given).
+        camera's own reader, when given; with ``new_only``, without the table's own readings).
 
         Raises ``CameraUnavailable`` (no source), ``CameraStopped`` (it stopped giving frames)
         or ``UnreadableFrame`` (a frame that cannot be read, or not of the calibrated size).
         """
         taken, frame = self._grab()
-        return self.picture(frame, taken, reader=reader)
+        before = self._before(reader) if new_only else None
+        return self.picture(frame, taken, reader=reader, before=before)
 
     def wait_for_throw(
         self,
@@ -186,6 +199,7 @@ class ThrowCamera:
         timeout: float | None = None,
         *,
         reader: Reader | None = None,
+        new_only: bool = False,
     ) -> ThrowPicture | None:
         """The next throw once it has come to rest, or None when ``stop`` is set or ``timeout``
         seconds have passed first.
@@ -194,46 +208,96 @@ class ThrowCamera:
         the still frame is read. A table that stays still is no throw. On a still source (no
         hands in simulation) the next frame is read at once. ``reader`` replaces the camera's
         own reader for this throw (one camera, so one lock round the source, serves the
-        Oraklos cubes and the pip dice). Raises as ``read_now`` does.
+        Oraklos cubes and the pip dice). With ``new_only`` the table's last frame at rest
+        before the motion (``settle_frames`` still frames or more) is the table before the
+        throw (the class's docstring), read while the dice tumble so that reading the throw
+        once it settles takes no longer. Raises as ``read_now`` does.
         """
         if self.source is None:
             raise CameraUnavailable(NO_SOURCE)
         if stop.is_set():
             return None
         if not self.live:
-            return self.read_now(reader=reader)
+            return self.read_now(reader=reader, new_only=new_only)
         deadline = None if timeout is None else self._clock.now() + timeout
         detector = SettleDetector(still_frames=self.settle_frames)
+        rest: Image | None = None  # the last frame of the table at rest, before any motion
+        before: TableBefore | None = None
+        if new_only:
+            self._rest = None
         while not stop.is_set():
             if deadline is not None and self._clock.now() >= deadline:
                 return None
             taken, frame = self._grab()
             detector.update(frame)
             if detector.just_settled:
-                return self.picture(frame, taken, reader=reader)
+                if new_only:
+                    self._rest = before
+                return self.picture(frame, taken, reader=reader, before=before)
+            if not new_only or detector.seen_motion:
+                if rest is not None and before is None:  # the throw began: read the table
+                    before = self.table_before(rest, reader=reader)
+                continue
+            if not detector.moving and detector.still_count >= self.settle_frames:
+                rest = frame
         return None
 
     def picture(
-        self, frame: Image, taken: float | None = None, *, reader: Reader | None = None
+        self,
+        frame: Image,
+        taken: float | None = None,
+        *,
+        reader: Reader | None = None,
+        before: TableBefore | None = None,
     ) -> ThrowPicture:
         """Read one frame: its dice in table units and the picture they are placed on (with
-        ``reader`` instead of the camera's own reader, when given)."""
-        frame = _check_frame(frame, self._description)
-        if self.calibration is not None:
-            try:
-                self.calibration.check_frame(frame)
-            except CalibrationError as exc:
-                raise UnreadableFrame(f"{self._description}: {exc}") from exc
-        readings = tuple(
-            (self.reader if reader is None else reader)(balanced(frame, self.calibration))
-        )
+        ``reader`` instead of the camera's own reader, when given); with ``before``, the table
+        before the throw (``table_before``), without what lay there already, unchanged."""
+        frame = self._checked(frame)
+        read = self.reader if reader is None else reader
+        readings = tuple(read(balanced(frame, self.calibration)))
+        left_out: tuple[DieReading, ...] = ()
+        if before is not None:
+            new = {id(r) for r in before.new_on_table(readings, frame)}
+            left_out = tuple(r for r in readings if id(r) not in new)
+            readings = tuple(r for r in readings if id(r) in new)
         when = time.time() if taken is None else taken
         if self.calibration is None:
             image, scale = _shrink(frame, MAX_FRAME_PICTURE)
-            return _picture(image, scale, "px", readings, when)
+            return _picture(image, scale, "px", readings, when, left_out)
         image, scale = rectify(frame, self.calibration)
         dice = tuple(self.calibration.map_reading(die) for die in readings)
-        return _picture(image, scale, "mm", dice, when)
+        table = tuple(self.calibration.map_reading(die) for die in left_out)
+        return _picture(image, scale, "mm", dice, when, table)
+
+    def _checked(self, frame: object) -> Image:
+        image = _check_frame(frame, self._description)
+        if self.calibration is not None:
+            try:
+                self.calibration.check_frame(image)
+            except CalibrationError as exc:
+                raise UnreadableFrame(f"{self._description}: {exc}") from exc
+        return image
+
+    def table_before(self, frame: Image, *, reader: Reader | None = None) -> TableBefore | None:
+        """The table before a throw, as ``frame`` shows it, read (with ``reader`` instead of
+        the camera's own, when given); None for a frame that cannot be read."""
+        try:
+            frame = self._checked(frame)
+        except UnreadableFrame:
+            return None  # a bad frame of the table before: nothing will be left out
+        read = self.reader if reader is None else reader
+        return TableBefore.of(frame, read(balanced(frame, self.calibration)))
+
+    def _before(self, reader: Reader | None) -> TableBefore | None:
+        """The table before the throw for ``read_now``: the generated source's frame of it, or
+        a live source's table at rest before the throw waited for."""
+        before = getattr(self.source, "before", None)
+        if callable(before):
+            with self._lock:
+                frame = before()
+            return self.table_before(frame, reader=reader)
+        return self._rest if self.live else None
 
     def close(self) -> None:
         """Release the source (a camera is free for other programs afterwards)."""
@@ -315,13 +379,18 @@ def _shrink(frame: Image, longest: int) -> tuple[Image, float]:
 
 
 def _picture(
-    image: Image, scale: float, unit: Units, dice: tuple[DieReading, ...], taken: float
+    image: Image,
+    scale: float,
+    unit: Units,
+    dice: tuple[DieReading, ...],
+    taken: float,
+    left_out: tuple[DieReading, ...] = (),
 ) -> ThrowPicture:
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
     if not ok:
         raise UnreadableFrame("the picture of the throw could not be made into a JPEG")
     height, width = image.shape[:2]
-    return ThrowPicture(data.tobytes(), width, height, scale, unit, dice, taken)
+    return ThrowPicture(data.tobytes(), width, height, scale, unit, dice, taken, left_out)
 
 
 def _check_frame(frame: object, description: str) -> Image:
