@@ -36,6 +36,7 @@ from companion.games.oraklos.state import (
 from companion.journal import Journal
 from companion.moderator import Table
 from desks.throws import ThrowDesk
+from tests.left_lying import lying
 from vision.readings import CONFIRM_BELOW, DieReading
 from vision.sources import CameraUnavailable, FrameSource
 from vision.synthetic import cube_scene
@@ -359,15 +360,6 @@ def test_with_a_live_camera_the_throw_is_read_by_itself_once_the_dice_are_still(
     assert len(table.running.state.table) == 16
     assert table.snapshot()["picture"] is not None
     assert [a["kind"] for a in journal.actions(table.running.entry.id)] == ["throw"]
-
-
-def lying(table: np.ndarray, shot: Any, die: DieReading) -> np.ndarray:
-    """The table with ``die`` of ``shot`` already lying there, exactly as it lies on the shot."""
-    r = round(die.size)
-    x, y = round(die.x), round(die.y)
-    out = table.copy()
-    out[y - r : y + r + 1, x - r : x + r + 1] = shot.image[y - r : y + r + 1, x - r : x + r + 1]
-    return out
 
 
 def throw_read_live(tmp_path: Path, before: np.ndarray, shot: Any) -> Any:

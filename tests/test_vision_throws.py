@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.left_lying import lying
 from tests.timing import HandClock
 from vision.calibration import Calibration
 from vision.cubes import read_cubes
@@ -370,15 +371,6 @@ def test_a_reader_given_to_the_wait_reads_the_settled_throw() -> None:
 
 
 # --- what lay on the table before the throw ---------------------------------------------------
-
-
-def lying(table: np.ndarray, shot: Scene, die: DieReading) -> np.ndarray:
-    """The table with ``die`` of ``shot`` already lying there, exactly as it lies on the shot."""
-    r = round(die.size)
-    x, y = round(die.x), round(die.y)
-    out = table.copy()
-    out[y - r : y + r + 1, x - r : x + r + 1] = shot.image[y - r : y + r + 1, x - r : x + r + 1]
-    return out
 
 
 def near(die: DieReading, readings: Sequence[DieReading]) -> bool:
