@@ -33,11 +33,13 @@ unchanged, left out (``vision.table_change``; the breakdown by condition is of t
 
 A reading matches the nearest true die within half its size (a tesson within 0.6 of a plain
 card's size, or of the printed card's short side); a die less than half visible (under a hand,
-a cup, another die) is left out of the truth, and a reading of it (a reading whose nearest die
-within reach is that one) is not counted either way: a die lying on a hidden one is scored as
-itself. Printed: recall, precision, colour / hole / side / seat over the matched, flagged share,
-silent errors (wrong and not flagged) and the share of the true items read right and not flagged
-(what the table takes without asking anyone), for all scenes and then per condition (``--by``).
+a cup, another die) is left out of the truth, and a reading of it is not counted either way:
+the readings are matched to the shown dice first, and one left over within reach of a hidden die
+counts neither way. A die lying on a hidden one is scored as itself, however near the hidden
+one's centre its reading lies (their centres are a few pixels apart). Printed: recall,
+precision, colour / hole / side / seat over the matched, flagged share, silent errors (wrong
+and not flagged) and the share of the true items read right and not flagged (what the table
+takes without asking anyone), for all scenes and then per condition (``--by``).
 """
 
 from __future__ import annotations
@@ -122,18 +124,18 @@ def _match(truth: list[Any], read: list[Any], radius: Callable[[Any], float]) ->
     return out
 
 
-def of_hidden(
-    reading: Any, hidden: list[Any], shown: list[Any], radius: Callable[[Any], float]
-) -> bool:
-    """Whether the nearest true item within ``radius`` of ``reading`` is a hidden one: a
-    reading of it counts neither way (a die lying on a hidden one is scored as itself)."""
-    near = [
-        (math.hypot(reading.x - t.x, reading.y - t.y), is_hidden)
-        for items, is_hidden in ((hidden, True), (shown, False))
-        for t in items
-        if math.hypot(reading.x - t.x, reading.y - t.y) <= radius(t)
+def not_of_hidden(
+    found: list[Any], hidden: list[Any], shown: list[Any], radius: Callable[[Any], float]
+) -> list[Any]:
+    """``found`` less the readings of hidden items: those that match no shown item (nearest
+    first, within ``radius``) but lie within ``radius`` of a hidden one count neither way. A
+    reading of a die lying on a hidden one is that die's, even nearer the hidden one's centre."""
+    matched = set(_match(shown, found, radius).values())
+    return [
+        r
+        for j, r in enumerate(found)
+        if j in matched or not any(math.hypot(r.x - t.x, r.y - t.y) <= radius(t) for t in hidden)
     ]
-    return bool(near) and min(near)[1]
 
 
 def score(
@@ -142,7 +144,7 @@ def score(
     base = conditions_of(scene)
     hidden = [t for t in truth if getattr(t, "visible", 1.0) < 0.5]
     shown = [t for t in truth if getattr(t, "visible", 1.0) >= 0.5]
-    found = [r for r in found if not of_hidden(r, hidden, shown, radius)]
+    found = not_of_hidden(found, hidden, shown, radius)
     pairs = _match(shown, found, radius)
     out = []
     for i, t in enumerate(shown):

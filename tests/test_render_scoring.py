@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "tools" / "render"))
 
 from vision_renders import (  # type: ignore[import-not-found]  # noqa: E402
-    of_hidden,
+    not_of_hidden,
     row,
     save_picture,
     score,
@@ -36,14 +36,24 @@ def half(d: DieReading) -> float:
 def test_a_reading_of_the_die_on_top_of_a_pile_is_not_taken_for_the_hidden_one() -> None:
     on_top, below = die(100, 100), die(106, 104)
     reading = die(101, 100)
-    assert not of_hidden(reading, [below], [on_top], half)
+    assert not_of_hidden([reading], [below], [on_top], half) == [reading]
+
+
+def test_the_die_on_top_is_found_even_when_its_reading_lies_nearer_the_hidden_one() -> None:
+    """The centre of the hidden die's top face lies a few pixels from the top die's: the reader
+    that reads the die it sees is not scored as reading the hidden one."""
+    on_top, below = die(100, 100), die(103, 100)
+    reading = die(102.5, 100)
+    assert not_of_hidden([reading], [below], [on_top], half) == [reading]
 
 
 def test_a_reading_of_a_hidden_die_counts_neither_way() -> None:
     on_top, below = die(100, 100), die(112, 100)
-    assert of_hidden(die(111, 100), [below], [on_top], half)
-    assert of_hidden(die(200, 100), [die(205, 100)], [], half), "under a hand, nothing near"
-    assert not of_hidden(die(300, 100), [below], [on_top], half), "far from both: a reading"
+    top_read, below_read = die(100, 100), die(111, 100)
+    assert not_of_hidden([top_read, below_read], [below], [on_top], half) == [top_read]
+    assert not_of_hidden([die(200, 100)], [die(205, 100)], [], half) == [], "under a hand"
+    far = die(300, 100)
+    assert not_of_hidden([far], [below], [on_top], half) == [far], "far from both: a reading"
 
 
 def test_a_picture_goes_where_it_is_asked_or_says_it_cannot(tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ sys.path.insert(0, str(ROOT / "tools" / "render"))
 
 import nets  # noqa: E402
 from nets import Block, cbr, space_to_depth  # noqa: E402
-from vision_renders import of_hidden  # type: ignore[import-not-found]  # noqa: E402
+from vision_renders import not_of_hidden  # type: ignore[import-not-found]  # noqa: E402
 from vision_scenes import _match, evaluate_cubes  # type: ignore[import-not-found]  # noqa: E402
 
 from vision.cube_net import (  # noqa: E402
@@ -695,11 +695,10 @@ reading of one counts neither way, as in ``benchmarks/vision_renders.py``)."""
 def seen(
     found: list[DieReading], hidden: Sequence[DieReading], shown: Sequence[DieReading] = ()
 ) -> list[DieReading]:
-    """The readings that are not of a hidden die: those whose nearest die within half its size
-    is hidden are left out, as ``benchmarks/vision_renders.py`` scores (a die lying on a hidden
-    one is read, not left out with it)."""
-    half = lambda d: d.size / 2  # noqa: E731
-    return [r for r in found if not of_hidden(r, list(hidden), list(shown), half)]
+    """The readings that are not of a hidden die: those matching no shown die but within half
+    a hidden one's size are left out, as ``benchmarks/vision_renders.py`` scores (a die lying on
+    a hidden one is read, not left out with it)."""
+    return not_of_hidden(found, list(hidden), list(shown), lambda d: d.size / 2)
 
 
 def sweep(model: Path, frames: Scored, title: str) -> None:
@@ -710,7 +709,8 @@ def sweep(model: Path, frames: Scored, title: str) -> None:
     for image, truth, hidden in frames:
         readings = reader.read(image)
         read = zip(readings, reader.last_heat, reader.last_class_confidence, strict=True)
-        everything.append([(r, h, c) for r, h, c in read if seen([r], hidden, truth)])
+        kept = {id(r) for r in seen(readings, hidden, truth)}
+        everything.append([(r, h, c) for r, h, c in read if id(r) in kept])
     print(f"\n{title}\n{HEADER}")
     truths = [t for _, t, _ in frames]
     for detect_at, sure_at in itertools.product(DETECT, SURE):
