@@ -4,6 +4,7 @@ said, through the real moderator (SQLite journal) in each mode."""
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -449,3 +450,50 @@ def test_a_reading_that_disagrees_with_the_cup_tells_nothing_of_who_put_which_di
     state = shown[0][0][-1]["state"]
     assert state["mismatch"] != [], "the reading disagrees with the cup"
     assert any(die["flagged"] for die in state["table"] if die["color"] == "red")
+
+
+def test_what_the_table_before_the_throw_leaves_out_tells_nothing_of_who_put_which_dice(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A seventeenth die lay on the table before the throw. Twin games whose seats filled the
+    cup differently (the same dice in all) leave it out alike: the same snapshots, the same
+    words said, the same log line, which names no seat, player or colour."""
+    shot = cube_scene(21, colors=[*COLORS16, "red"], noise=2.0)
+    extra = next(d for d in shot.dice if d.color == "red")
+    before = lying(
+        cube_scene(21, colors=[*COLORS16, "red"], noise=2.0, before=True).image, shot, extra
+    )
+    moving = [np.roll(shot.image, dx, axis=1) for dx in (30, 20, 10)]
+    twins = {"a": (Pool(2, 2, 1, 1), Pool(1, 1, 2, 2)), "b": (Pool(1, 1, 2, 2), Pool(2, 2, 1, 1))}
+    shown = []
+    for name, fills in twins.items():
+        caplog.clear()
+        with caplog.at_level(logging.DEBUG, logger="desks.throws"):
+            table = Table(
+                Journal(tmp_path / f"{name}.sqlite3"), (voice := HeardNarrator()), seats=5
+            )
+            camera = ThrowCamera(LiveTable([before] * 5 + moving + [shot.image]), None, 3)
+            desk = ThrowDesk(table, camera)
+            table.new_game("oraklos", {"players": 2}, NAMES[:2], "en", seed=6)
+            published: list[dict[str, Any]] = []
+            table.subscribe(published.append)
+            for seat, fill in enumerate(fills):
+                table.submit(FillCup.of(seat, fill))
+            deadline = time.monotonic() + 60
+            while table.snapshot()["picture"] is None:
+                assert time.monotonic() < deadline, "the watcher never read the throw"
+                time.sleep(0.05)
+            desk.close()
+        logged = [r.getMessage() for r in caplog.records if r.name == "desks.throws"]
+        snaps = [*published, table.snapshot()]
+        for snap in snaps:
+            if snap["state"] is not None:
+                snap["state"].pop("supplies")  # public at the throw, by the rules
+        shown.append((snaps, voice.said, logged))
+    assert shown[0] == shown[1]
+    state = shown[0][0][-1]["state"]
+    assert len(state["table"]) == 16, "the die lying there before is left out"
+    logged = shown[0][2]
+    assert any("left out" in line for line in logged), logged
+    words = [*NAMES, "seat", "red", "yellow", "blue", "black"]
+    assert not any(w.lower() in line.lower() for line in logged for w in words), logged
