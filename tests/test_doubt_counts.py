@@ -3,7 +3,8 @@
 The companion knows how many dice of each colour went into the cup (or, when the players filled
 it unseen, how many dice were thrown). A reading that disagrees is not silently trusted, nor
 silently "fixed": the least sure dice of a colour read too often are flagged, so the host looks
-at them; nothing is recoloured or dropped. What the camera left out as the table's own (it lay
+at them, and every die of a colour the table's light shifts other dice into; nothing is
+recoloured or dropped. What the camera left out as the table's own (it lay
 there unchanged before the throw) comes back where the cup's dice would be short without it."""
 
 from __future__ import annotations
@@ -37,6 +38,33 @@ def test_a_colour_read_once_too_often_flags_its_least_sure_die_only() -> None:
     out = doubt_counts(read, {"red": 2, "blue": 1, "yellow": 1})
     assert [r.flagged for r in out] == [False, True, False, False]
     assert [(r.x, r.color) for r in out] == [(r.x, r.color) for r in read], "nothing recoloured"
+
+
+def test_two_dice_of_other_colours_read_as_one_colour_ask_every_die_of_that_colour() -> None:
+    # Under a warm bulb faded reds look yellow: the cup held 4 red and 4 yellow, the camera reads
+    # 2 red and 6 yellow, the misread reds as surely as the true yellows. Which two are wrong
+    # cannot be told from how sure the reader is: every yellow is asked, no red, none recoloured.
+    read = [die("red", 0.9, 0), die("red", 0.9, 1)]
+    read += [die("yellow", c, 2 + i) for i, c in enumerate((0.97, 0.7, 0.95, 0.99, 0.8, 0.9))]
+    out = doubt_counts(read, {"red": 4, "yellow": 4})
+    assert [r.flagged for r in out] == [False, False] + [True] * 6
+    assert [r.color for r in out] == [r.color for r in read], "nothing recoloured"
+
+
+def test_one_die_of_another_colour_read_as_a_colour_asks_its_least_sure_die_only() -> None:
+    read = [die("red", 0.9, 0), die("red", 0.9, 1), die("red", 0.9, 2)]
+    read += [die("yellow", c, 3 + i) for i, c in enumerate((0.97, 0.7, 0.95, 0.99, 0.8))]
+    out = doubt_counts(read, {"red": 4, "yellow": 4})
+    assert [r.x for r in out if r.flagged] == [4], "one die wrong is chance, not the light"
+
+
+def test_two_dice_too_many_of_a_colour_where_two_dice_too_many_are_read_ask_the_least_sure() -> None:
+    # the two extra yellows are no red read wrong (every red is read): something else on the
+    # table was taken for two dice, and the two least sure yellows are asked
+    read = [die("red", 0.9, 0), die("red", 0.9, 1)]
+    read += [die("yellow", c, 2 + i) for i, c in enumerate((0.97, 0.7, 0.95, 0.99, 0.8, 0.9))]
+    out = doubt_counts(read, {"red": 2, "yellow": 4})
+    assert [r.x for r in out if r.flagged] == [3, 6]
 
 
 def test_a_colour_not_in_the_cup_at_all_is_flagged_wherever_it_is_read() -> None:

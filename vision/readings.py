@@ -96,6 +96,10 @@ class UnreadableFrame(ValueError):
 DOUBT = CONFIRM_BELOW - 0.1
 """The confidence a reading is lowered to when what the table knows disagrees with it."""
 
+SHIFTED_FROM = 2
+"""How many dice of other colours read as one colour make it the light's doing (``doubt_counts``):
+then every die read in that colour is asked, not only its least sure."""
+
 
 def doubt_counts(
     readings: Sequence[DieReading],
@@ -107,9 +111,12 @@ def doubt_counts(
     ``expected`` is how many dice of each colour were thrown (the companion filled the cup), or
     ``total`` only how many dice. Where a colour is read more often than it was thrown, the
     least sure dice of that colour are flagged, as many as are too many: one of them is read
-    wrong, and a person looks at them. Where more dice are read than were thrown, the least sure
-    dice are flagged, as many as are too many. Nothing is recoloured: a doubtful die is asked,
-    never guessed.
+    wrong, and a person looks at them. Where at least ``SHIFTED_FROM`` of those too many must be
+    dice of other colours (no more dice are read than were thrown), the table's light shifts
+    that colour (faded reds read as yellow under a warm bulb) and the shifted dice can be read
+    as surely as the true ones: every die of that colour is flagged. Where more dice are read
+    than were thrown, the least sure dice are flagged, as many as are too many. Nothing is
+    recoloured: a doubtful die is asked, never guessed.
 
     Candidates (weak detections) fill in for missing dice: where fewer dice are read than were
     thrown, the likeliest candidates (of a colour still short first) are kept, as many as are
@@ -124,9 +131,11 @@ def doubt_counts(
             out[i] = replace(out[i], confidence=min(out[i].confidence, DOUBT))
 
     if expected is not None:
+        too_many = max(0, len(out) - sum(expected.values()))
         for color in {r.color for r in out if r.color is not None}:
             mine = [i for i, r in enumerate(out) if r.color == color]
-            flag(mine, len(mine) - expected.get(color, 0))
+            extra = len(mine) - expected.get(color, 0)
+            flag(mine, len(mine) if extra - too_many >= SHIFTED_FROM else extra)
     if total is not None:
         flag(range(len(out)), len(out) - total)
     return out
