@@ -58,7 +58,9 @@ def test_one_die_of_another_colour_read_as_a_colour_asks_its_least_sure_die_only
     assert [r.x for r in out if r.flagged] == [4], "one die wrong is chance, not the light"
 
 
-def test_two_dice_too_many_of_a_colour_where_two_dice_too_many_are_read_ask_the_least_sure() -> None:
+def test_two_dice_too_many_of_a_colour_where_two_dice_too_many_are_read_ask_the_least_sure() -> (
+    None
+):
     # the two extra yellows are no red read wrong (every red is read): something else on the
     # table was taken for two dice, and the two least sure yellows are asked
     read = [die("red", 0.9, 0), die("red", 0.9, 1)]
@@ -143,6 +145,57 @@ def test_candidates_are_dropped_when_no_die_is_missing_or_the_table_knows_nothin
     assert doubt_counts(read, {"red": 1, "blue": 1}) == [read[0], read[2]]
     assert doubt_counts(read, total=2) == [read[0], read[2]]
     assert doubt_counts(read) == [read[0], read[2]]
+
+
+# --- a low sun's shadows -----------------------------------------------------------------------
+
+
+def at(color: str, confidence: float, x: float, y: float) -> DieReading:
+    return DieReading(x, y, 40.0, 0.0, confidence, color=color, hole=False)
+
+
+def sunlit(colors: list[str], shadow: float = 0.65) -> list[DieReading]:
+    """Dice far apart, each with its hard shadow a little more than a side to its lower right
+    read as a black cube."""
+    dice = [at(c, 0.9, 200.0 * i, 100.0) for i, c in enumerate(colors)]
+    cast = [at("black", shadow, 200.0 * i + 40, 130.0) for i in range(len(colors))]
+    return dice + cast
+
+
+def test_a_low_sun_s_shadows_read_as_black_cubes_all_one_way_are_left_out() -> None:
+    read = sunlit(["red", "yellow", "blue", "red"])
+    out = doubt_counts(read, {"red": 2, "yellow": 1, "blue": 1})
+    assert out == read[:4], "the four dice, none of their shadows"
+    assert doubt_counts(read, total=4) == read[:4]
+
+
+def test_a_black_die_lying_the_way_the_shadows_fall_comes_back_where_the_cup_holds_it() -> None:
+    read = sunlit(["red", "yellow", "blue", "red"])
+    read += [at("blue", 0.9, 1000, 400), at("black", 0.85, 1040, 425)]  # a black die, touching
+    out = doubt_counts(read, {"red": 2, "yellow": 1, "blue": 2, "black": 1})
+    blacks = [r for r in out if r.color == "black"]
+    assert [(r.x, r.y, r.flagged) for r in blacks] == [(1040, 425, True)], "the surest, asked"
+
+
+def test_black_dice_touching_others_every_which_way_are_dice_not_shadows() -> None:
+    dice = [at(c, 0.9, 300.0 * i, 100.0) for i, c in enumerate(["red", "yellow", "blue", "red"])]
+    ways = [(45, 0), (0, 45), (-45, 0), (0, -45)]
+    blacks = [at("black", 0.8, d.x + dx, d.y + dy) for d, (dx, dy) in zip(dice, ways, strict=True)]
+    out = doubt_counts(dice + blacks, {"red": 2, "yellow": 1, "blue": 1, "black": 4})
+    assert sorted((r.x, r.y) for r in out) == sorted((r.x, r.y) for r in dice + blacks)
+    assert not any(r.flagged for r in out)
+
+
+def test_three_dark_readings_one_way_are_not_yet_a_light_s_shadows() -> None:
+    read = sunlit(["red", "yellow", "blue"])
+    out = doubt_counts(read, {"red": 1, "yellow": 1, "blue": 1})
+    assert len(out) == 6, "kept, and asked: black is not in the cup"
+    assert all(r.flagged for r in out if r.color == "black")
+
+
+def test_shadows_are_left_as_they_are_where_the_table_knows_nothing() -> None:
+    read = sunlit(["red", "yellow", "blue", "red"])
+    assert doubt_counts(read) == read
 
 
 # --- what lay there before the throw ----------------------------------------------------------

@@ -8,6 +8,7 @@ into millimetres on the table plane (``units == "mm"``).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -118,11 +119,12 @@ def doubt_counts(
     than were thrown, the least sure dice are flagged, as many as are too many. Nothing is
     recoloured: a doubtful die is asked, never guessed.
 
-    Candidates (weak detections) fill in for missing dice: where fewer dice are read than were
-    thrown, the likeliest candidates (of a colour still short first) are kept, as many as are
-    missing, each flagged; the other candidates are dropped, and all of them where the table
-    knows nothing. Too few dice even so flags nothing (the missing die is not on the picture);
-    the game says how many are missing.
+    Candidates (weak detections, and black readings lying as a light's shadows lie: ``shadows``)
+    fill in for missing dice: where fewer dice are read than were thrown, the likeliest
+    candidates (of a colour still short first) are kept, as many as are missing, each flagged;
+    the other candidates are dropped, and all of them where the table knows nothing. Too few
+    dice even so flags nothing (the missing die is not on the picture); the game says how many
+    are missing.
     """
     out = _fill_in(readings, expected, total)
 
@@ -165,15 +167,60 @@ def back_where_short(
     return sorted([*kept, *back], key=lambda r: (round(r.y), r.x))
 
 
+SHADOW_REACH = (0.9, 1.7)
+"""How far a die's shadow read as a black cube lies from the die, in sides (``shadows``)."""
+SHADOW_SPREAD = 20.0
+"""How far apart (degrees) the directions of shadows cast by one light may be (``shadows``)."""
+SHADOWS_AT_LEAST = 4
+"""How many black readings must lie in one direction from their dice to be the light's shadows."""
+
+
+def shadows(readings: Sequence[DieReading]) -> list[DieReading]:
+    """The readings, with the black ones that look like the dice's shadows made candidates
+    (``doubt_counts``): a low sun or a bare bulb casts every die's shadow the same way, and a
+    hard shadow beside a die can be read as a black cube. Where ``SHADOWS_AT_LEAST`` black
+    readings or more each lie a side or so (``SHADOW_REACH``) from their nearest die, all in
+    one direction (within ``SHADOW_SPREAD``), those are the light's shadows. A real black die
+    that lies that way from another comes back where black would be short of the cup, the
+    surest first; a shadow is weaker than the die that casts it."""
+    sure = [r for r in readings if not r.candidate]
+    ways: dict[int, float] = {}
+    for i, r in enumerate(readings):
+        if r.candidate or r.color != "black":
+            continue
+        others = [o for o in sure if o is not r]
+        if not others:
+            continue
+        o = min(others, key=lambda o: math.hypot(o.x - r.x, o.y - r.y))
+        apart = math.hypot(o.x - r.x, o.y - r.y) / max(o.size, r.size)
+        if SHADOW_REACH[0] <= apart <= SHADOW_REACH[1]:
+            ways[i] = math.degrees(math.atan2(r.y - o.y, r.x - o.x))
+
+    def within(a: float, b: float) -> bool:
+        return abs((a - b + 180.0) % 360.0 - 180.0) <= SHADOW_SPREAD
+
+    cast = max(
+        ([i for i, w in ways.items() if within(w, way)] for way in ways.values()),
+        key=len,
+        default=[],
+    )
+    if len(cast) < SHADOWS_AT_LEAST:
+        return list(readings)
+    return [replace(r, candidate=True) if i in cast else r for i, r in enumerate(readings)]
+
+
 def _fill_in(
     readings: Sequence[DieReading], expected: Mapping[str, int] | None, total: int | None
 ) -> list[DieReading]:
     """The readings that are not candidates, and the candidates that stand for missing dice,
-    flagged (``doubt_counts``); in the readers' order, top to bottom."""
-    out = [r for r in readings if not r.candidate]
+    flagged (``doubt_counts``); in the readers' order, top to bottom. Where the table knows how
+    many dice were thrown, black readings cast as one light casts shadows are candidates
+    (``shadows``)."""
     thrown = sum(expected.values()) if expected is not None else total
     if thrown is None:
-        return out
+        return [r for r in readings if not r.candidate]
+    readings = shadows(readings)
+    out = [r for r in readings if not r.candidate]
     short = Counter(expected or {})
     short.subtract(r.color for r in out if r.color is not None)
     left = sorted((r for r in readings if r.candidate), key=lambda r: -r.confidence)
