@@ -295,11 +295,14 @@ def open_throws(config: Config, table: Table, simulated: bool) -> Any:
 
 
 def tesson_reader(cam: Any) -> Any:
-    """Ostrakon's tesson reader: the learned one or the hand-tuned one."""
+    """Ostrakon's tesson reader: the learned one (with its candidates, which the tesson desk
+    keeps only for a seat that shows none) or the hand-tuned one."""
     if cam.tessons == "learned":
+        import functools
+
         from vision.tesson_net import read_tessons_net
 
-        return read_tessons_net
+        return functools.partial(read_tessons_net, candidates=True)
     from vision.tessons import read_tessons
 
     return read_tessons

@@ -27,9 +27,12 @@ steps so that each step's worth shows:
 
 Tessons are read with the scene's seat map: by the hand-tuned reader as seen, white-balanced
 as the tesson desk does, and with what lies on the markers' paper left out; then by the learned
-reader (``vision.tesson_net.read_tessons_net``) the same way, the companion's default; and, for
+reader (``vision.tesson_net.read_tessons_net``) the same way; with its candidates (weaker
+detections), one kept for each seat dealt a tesson that shows none, flagged
+(``vision.readings.seat_candidates``: the seats revealing are what the game knows); and, for
 scenes rendered with ``--before``, with the readings that lay there already on the before frame,
-unchanged, left out (``vision.table_change``; the breakdown by condition is of this step then).
+unchanged, left out (``vision.table_change``), without and with the candidates: the last is the
+companion's, and the breakdown by condition is of it.
 
 A reading matches the nearest true die within half its size (a tesson within 0.6 of a plain
 card's size, or of the printed card's short side); a die less than half visible (under a hand,
@@ -65,14 +68,16 @@ from truth import Rendered, load  # noqa: E402
 from vision.color_check import ColorCheckError, read_color_check  # noqa: E402
 from vision.cube_net import CubeNetReader, read_cubes_net  # noqa: E402
 from vision.cubes import read_cubes  # noqa: E402
-from vision.readings import back_where_short, doubt_counts  # noqa: E402
+from vision.readings import back_where_short, doubt_counts, seat_candidates  # noqa: E402
 from vision.table_change import TableBefore  # noqa: E402
 from vision.tesson_net import TessonNetReader, read_tessons_net  # noqa: E402
 from vision.tessons import off_the_markers, read_tessons  # noqa: E402
 from vision.white_balance import white_from_markers  # noqa: E402
 
 LEARNED = "learned, white paper"
-NEW = "learned, + new on the table (the companion's, at a reveal)"
+NEW = "learned, + new on the table"
+FAINT = "learned, + a faint one where a seat shows none (the companion's, from a still source)"
+FAINT_NEW = "learned, + new on the table, + a faint one where a seat shows none (the companion's)"
 CUP = "learned, + what the cup held (the companion's)"
 CUP_NEW = "learned, + new on the table, + what the cup held (the companion's, on a live camera)"
 BY = ("table_family", "light", "exposure", "height", "tilt", "edge_object", "plastic", "pose")
@@ -275,21 +280,27 @@ def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         markers = {m.id: m.corners for m in scene.markers}
         found = off_the_markers(read_tessons(balanced, scene.seats), markers)
         steps["+ off the markers' paper"] += score(scene, truth, found, reach)
-        found = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
-        steps[LEARNED] += score(scene, truth, found, reach)
+        found = off_the_markers(TESSON_READER(balanced, scene.seats, candidates=True), markers)
+        sure = [r for r in found if not r.candidate]
+        revealing = {t.seat for t in scene.tessons if t.seat is not None}
+        steps[LEARNED] += score(scene, truth, sure, reach)
+        steps[FAINT] += score(scene, truth, seat_candidates(found, revealing), reach)
         if scene.before is not None:
-            steps[NEW] += score(scene, truth, new_on_table(scene, found), reach)
+            steps[NEW] += score(scene, truth, new_on_table(scene, sure), reach)
+            new = new_on_table(scene, found, candidates=True)
+            steps[FAINT_NEW] += score(scene, truth, seat_candidates(new, revealing), reach)
     return steps
 
 
-def new_on_table(scene: Rendered, found: list[Any]) -> list[Any]:
+def new_on_table(scene: Rendered, found: list[Any], candidates: bool = False) -> list[Any]:
     """The readings of ``found`` that are not the table's own: the before frame read the same
     way (``vision.table_change``), as the tesson desk reads at the reveal."""
     assert scene.before is not None
     markers = {m.id: m.corners for m in scene.markers}
     white = white_from_markers(scene.before, markers)
     balanced = scene.before if white is None else white.apply(scene.before)
-    before = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
+    read = TESSON_READER(balanced, scene.seats, candidates=candidates)
+    before = off_the_markers(read, markers)
     return TableBefore.of(scene.before, before).new_on_table(found, scene.image)
 
 

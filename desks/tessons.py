@@ -22,7 +22,9 @@ everything. Simulation's generated camera gives the same table with the seats' t
 
 Nothing is entered unless every expected seat shows exactly one tesson read with confidence: a
 tesson missing, doubled or unsure is said aloud and shown (``table.notice``), and the host reads
-again once it is put right. A missing camera never stops the game: the tessons can be entered on
+again once it is put right. Where an expected seat shows none, the reader's faintest kind of
+detection, a candidate (the learned reader's, ``vision.readings.seat_candidates``), stands for
+it: shown on the picture and said unsure, never entered. A missing camera never stops the game: the tessons can be entered on
 the host page, as the table reads them out.
 
 Seat zones: a source that knows its own zones (the generated camera of simulation, a test's
@@ -46,6 +48,7 @@ from companion.game import Action, IllegalAction
 from companion.games.ostrakon.path import DayRule
 from companion.games.ostrakon.state import Flip, OstrakonState, Phase, Revealed, Tesson
 from companion.moderator import Table
+from vision.readings import seat_candidates
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +117,7 @@ class TessonDesk:
             frame = self._frame(state)
         zones = self._zones(state.players, frame)
         readings = self._read(frame, zones)
-        readings = self._new_on_table(state, frame, readings, seats)
+        readings = seat_candidates(self._new_on_table(state, frame, readings, seats), seats)
         self._keep(frame, readings, zones)
         try:
             sides = tessons_of(readings, seats)
@@ -191,8 +194,9 @@ class TessonDesk:
         if before is None or running is None or before[0] != (running.entry.id, state.turn):
             return readings
         new = before[1].new_on_table(readings, frame)
-        emptied = {s for s in seats if any(r.seat == s for r in readings)} - {r.seat for r in new}
-        kept = [r for r in readings if r in new or r.seat in emptied]
+        sure = [r for r in readings if not r.candidate]  # a faint one left out stays out
+        emptied = {r.seat for r in sure if r.seat in seats} - {r.seat for r in new}
+        kept = [r for r in readings if r in new or (r in sure and r.seat in emptied)]
         if len(kept) < len(readings):
             log.info(
                 "tessons: %d reading(s) of the table itself left out", len(readings) - len(kept)

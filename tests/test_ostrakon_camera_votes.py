@@ -25,6 +25,8 @@ import numpy as np
 import pytest
 from heard import HeardNarrator
 
+from appliance.wiring import tesson_reader
+from companion.config import CameraConfig
 from companion.game import Action, Event, IllegalAction, MalformedAction, action_from_json
 from companion.games.ostrakon.engine import Ostrakon
 from companion.games.ostrakon.path import DayRule
@@ -52,7 +54,14 @@ from desks.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tess
 from tests import engine_steps as steps
 from vision.readings import TessonReading
 from vision.sources import CameraUnavailable, FrameSource, ImageFileSource
-from vision.synthetic import BLACK_TESSON, TESSON_BACK, WHITE_TESSON, Scene, tesson_scene
+from vision.synthetic import (
+    BLACK_TESSON,
+    TESSON_BACK,
+    WHITE_TESSON,
+    Scene,
+    tesson_scene,
+    wild_tesson_knobs,
+)
 from vision.tesson_net import read_tessons_net
 from vision.tessons import read_tessons
 
@@ -486,6 +495,36 @@ def test_a_tesson_not_seen_is_said_and_nothing_is_entered(
     assert running.state.last_result.votes == tuple(truth(scene)[s] for s in range(7))
 
 
+def test_a_faint_tesson_is_shown_to_confirm_never_entered(table: Table) -> None:
+    # a generated validation table of seven: Calippos's black shard is too faint for the reader
+    # to be sure it is there; the companion's reader points at it, flagged, instead of saying
+    # it is not there, and enters nothing
+    scene, frames = tesson_scene(49_938, 7, **wild_tesson_knobs(49_938)), TableFrames()
+    frames.seat_map, frames.image = scene.seats, scene.image
+    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
+    running = table.running
+    assert running is not None
+    table.press(Press(running.state.asker, Button.A))
+    table.submit(VotesLaid())
+    version, state = running.version, running.state
+    refusals = {}
+    for name, reader in [("without", read_tessons_net), ("with", tesson_reader(CameraConfig()))]:
+        desk = TessonDesk(table, frames, reader=reader)
+        with pytest.raises(IllegalAction) as caught:
+            desk.read_now()
+        refusals[name] = (caught.value.code, caught.value.params)
+        desk.close()
+
+    assert refusals == {
+        "without": ("tesson_not_seen", {"seat": 0}),
+        "with": ("tesson_unsure", {"seat": 0}),
+    }
+    (faint,) = [r for r in desk.readings if r.seat == 0]
+    assert faint.flagged and faint.side == "black"
+    assert (running.version, running.state) == (version, state)
+    assert heard(table)[-1].startswith("Calippos's tesson cannot be read for sure")
+
+
 def left_lying(image: np.ndarray, scene: Scene, seat: int, r: int = 30) -> np.ndarray:
     """The frame with an old tesson left lying face up in ``seat``'s zone, beside the tesson
     laid this turn (a copy of that one's look, 80 px farther round the table)."""
@@ -859,7 +898,7 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
     try:
         desk = companion.tessons
         assert isinstance(desk.source, GeneratedTessonSource)
-        assert desk.reader is read_tessons_net  # [camera] tessons = "learned", the default
+        assert desk.reader.func is read_tessons_net  # [camera] tessons = "learned", the default
         table = companion.table
         table.new_game("ostrakon", {"players": 6, "votes": "camera"}, NAMES[:6], seed=1)
         running = table.running
@@ -878,8 +917,7 @@ def test_the_companion_reads_tessons_with_the_simulated_camera(tmp_path: Path) -
 
 
 def test_the_hand_tuned_reader_is_there_when_the_config_asks_for_it() -> None:
-    from appliance.wiring import tesson_reader
-    from companion.config import CameraConfig
-
-    assert tesson_reader(CameraConfig()) is read_tessons_net
+    learned = tesson_reader(CameraConfig())
+    assert learned.func is read_tessons_net
+    assert learned.keywords == {"candidates": True}
     assert tesson_reader(CameraConfig(tessons="hand-tuned")) is read_tessons

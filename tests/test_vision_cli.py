@@ -16,7 +16,7 @@ from test_vision_calibration import AREA, MARKER, VIEWS, flat_table, photograph
 from appliance.cli import main
 from vision.calibration import Calibration
 from vision.readings import DieReading
-from vision.synthetic import tesson_scene
+from vision.synthetic import tesson_scene, wild_tesson_knobs
 
 
 def run_vision(capsys: pytest.CaptureFixture[str], *args: str | Path) -> tuple[int, str, str]:
@@ -238,6 +238,7 @@ def test_annotate_writes_the_picture(
         ),
         (["tessons", "{photo}", "--seats", "{text}"], "not JSON"),
         (["tessons", "{missing}"], "no such image file"),
+        (["tessons", "{photo}", "--expect", "0,2"], "--expect needs --seats"),
         (["calibrate", "{photo}", "--area-mm", "600", "400", "-o", "{out}"], "markers not found"),
         (["markers", "{out}", "--size-mm", "200"], "from 15 to 80 mm"),
         (["markers", "{dir}/m.svg"], ".pdf or .png"),
@@ -293,6 +294,28 @@ def test_tessons_are_read_with_their_seats_by_either_reader(
     assert status == 0, err
     read = {(t["seat"], t["side"]) for t in json.loads(out)["tessons"] if not t["flagged"]}
     assert read == {(t.seat, t.side) for t in scene.tessons}
+
+
+def test_a_seat_expected_to_reveal_gets_its_faint_tesson_flagged(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # a generated validation table where seat 0's shard is too faint for the reader to be sure
+    scene = tesson_scene(49_938, 7, **wild_tesson_knobs(49_938))
+    assert scene.seats is not None
+    seats, photo = tmp_path / "seats.json", tmp_path / "votes.png"
+    scene.seats.save(seats)
+    cv2.imwrite(str(photo), scene.image)
+    args = ("tessons", photo, "--seats", seats, "--json")
+
+    def seat_0(*more: str) -> list[dict[str, Any]]:
+        status, out, err = run_vision(capsys, *args, *more)
+        assert status == 0, err
+        return [t for t in json.loads(out)["tessons"] if t["seat"] == 0]
+
+    assert seat_0() == []
+    assert seat_0("--expect", "1,2") == []
+    (faint,) = seat_0("--expect", "0,1,2,3,4,5,6")
+    assert faint["flagged"] and faint["side"] == "black"
 
 
 # --- markers and calibration -----------------------------------------------------------------

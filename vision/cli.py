@@ -108,6 +108,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="FILE",
         help="a seat map JSON: say in whose zone each tesson lies",
     )
+    tessons.add_argument(
+        "--expect",
+        type=_seats,
+        metavar="SEATS",
+        help="with --seats: the seats revealing now, e.g. 0,2,5; one that shows none gets the "
+        "learned reader's faintest detection in its zone, flagged to confirm (as the companion "
+        "reads)",
+    )
     tessons.add_argument("--annotate", type=Path, metavar="OUT.png")
     tessons.add_argument(
         "--reader",
@@ -248,12 +256,15 @@ def _die_reader(kind: str, learned: bool, colors: Path | None = None) -> DieRead
     return functools.partial(read_cubes, palette=ColorCheck.load(colors).palette())
 
 
-def _tesson_reader(learned: bool) -> TessonReader:
-    """``tessons``'s reader: the learned one, or the hand-tuned ``vision.tessons``'s."""
+def _tesson_reader(learned: bool, candidates: bool = False) -> TessonReader:
+    """``tessons``'s reader: the learned one (with its ``candidates``, when asked), or the
+    hand-tuned ``vision.tessons``'s."""
     if learned:
         with _installed("tesson_net", "read_tessons_net"):
             from vision.tesson_net import read_tessons_net
-        return read_tessons_net
+        return (
+            functools.partial(read_tessons_net, candidates=True) if candidates else read_tessons_net
+        )
     with _installed("tessons", "read_tessons"):
         from vision.tessons import read_tessons
     return read_tessons
@@ -377,19 +388,31 @@ def referee_die(reading: DieReading) -> dict[str, Any]:
     }
 
 
+def _seats(text: str) -> tuple[int, ...]:
+    """``--expect``'s seats: numbers from 0, separated by commas."""
+    parts = text.split(",")
+    if not all(part.strip().isdigit() for part in parts):
+        raise argparse.ArgumentTypeError(f"seats are numbers from 0 with commas, not {text!r}")
+    return tuple(int(part) for part in parts)
+
+
 def _tessons(args: argparse.Namespace) -> int:
     seats = None
     if args.seats is not None:
         seats = SeatMap.load(args.seats)
+    if args.expect is not None and seats is None:
+        raise CommandError("--expect needs --seats: the zones say whose tesson is where")
     image = _image(args.image)
-    read = _tesson_reader(args.reader == "learned")
+    read = _tesson_reader(args.reader == "learned", candidates=args.expect is not None)
     from vision.calibration import CalibrationError, detect_markers
+    from vision.readings import seat_candidates
     from vision.tessons import off_the_markers
     from vision.white_balance import balanced
 
     readings = list(read(balanced(image), seats))  # as the tesson desk reads
     with contextlib.suppress(CalibrationError):  # a marker seen twice: nothing left out
         readings = off_the_markers(readings, detect_markers(image))
+    readings = seat_candidates(readings, args.expect)
     if args.annotate is not None:
         with _installed("tessons", "annotate_tessons"):
             from vision.tessons import annotate_tessons

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -66,7 +66,9 @@ class DieReading:
 class TessonReading:
     """A revealed tesson (Ostrakon's voting card): where it lies, which side shows, whose
     seat's zone it lies in (None when it is in no zone) and, where the reader measures it, its
-    ``size`` in pixels (a plain shard's width, a printed card's short side)."""
+    ``size`` in pixels (a plain shard's width, a printed card's short side). A ``candidate`` is
+    a tesson the reader is unsure is there at all (a weak detection): it counts only for a seat
+    that must show one and shows none (``seat_candidates``)."""
 
     x: float
     y: float
@@ -74,13 +76,14 @@ class TessonReading:
     confidence: float
     seat: int | None = None
     size: float | None = None
+    candidate: bool = False
 
     @property
     def flagged(self) -> bool:
         return self.confidence < CONFIRM_BELOW
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "x": round(self.x, 2),
             "y": round(self.y, 2),
             "side": self.side,
@@ -88,6 +91,9 @@ class TessonReading:
             "confidence": round(self.confidence, 3),
             "flagged": self.flagged,
         }
+        if self.candidate:
+            out["candidate"] = True
+        return out
 
 
 class UnreadableFrame(ValueError):
@@ -165,6 +171,23 @@ def back_where_short(
     if not back:
         return list(kept)
     return sorted([*kept, *back], key=lambda r: (round(r.y), r.x))
+
+
+def seat_candidates(
+    readings: Sequence[TessonReading], expected: Collection[int] | None
+) -> list[TessonReading]:
+    """The readings that are not candidates and, for each ``expected`` seat (the seats that
+    reveal now) where none was read, the surest candidate in its zone, flagged: a faint tesson
+    is shown to a person to confirm, not reported missing. Every other candidate is dropped, and
+    all of them where no seat is expected. Sorted as the readers sort, top to bottom."""
+    out = [r for r in readings if not r.candidate]
+    read = {r.seat for r in out}
+    for seat in expected or ():
+        mine = [r for r in readings if r.candidate and r.seat == seat]
+        if mine and seat not in read:
+            best = max(mine, key=lambda r: r.confidence)
+            out.append(replace(best, candidate=False, confidence=min(best.confidence, DOUBT)))
+    return sorted(out, key=lambda r: (round(r.y), r.x))
 
 
 SHADOW_REACH = (0.9, 1.7)

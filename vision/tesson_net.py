@@ -23,6 +23,9 @@ network and recipe, ``vision/cube_net.py``):
    ``CONFIRM_BELOW``) and the side's probability; a tesson cut by the frame's edge, or whose
    centre is within a quarter of its size (or ``edge_margin``) of a seat zone's edge, is
    flagged for a person to confirm.
+5. **Candidates** (``candidates=True``, the tesson desk's reader): the weaker peaks from
+   ``CANDIDATE_AT`` are reported too, flagged and marked ``candidate``; the desk keeps one only
+   for a seat that must show a tesson and shows none (``vision.readings.seat_candidates``).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from vision.cube_net import (
     working_image,
 )
 from vision.cubes import check_frame
-from vision.readings import CONFIRM_BELOW, Side, TessonReading
+from vision.readings import CONFIRM_BELOW, DOUBT, Side, TessonReading
 from vision.seats import SeatMap
 from vision.tessons import edge_distance, seat_of
 
@@ -54,6 +57,7 @@ WORK_SHORT_SIDE = 320  # the frame's short side at the working scale, px
 OUTPUTS = 5  # heat, side logit, log size, x/y offset
 DETECT_AT = 0.45  # heat-map peak above which a tesson is reported
 SURE_AT = 0.6  # heat-map peak from which a detection is sure enough not to be flagged
+CANDIDATE_AT = 0.2  # heat-map peak from which a weaker detection is a candidate (seat_candidates)
 EDGE_SHARE = 0.25  # a centre nearer a zone's edge than this share of its size is flagged
 
 
@@ -87,8 +91,15 @@ class TessonNetReader:
         self.last_cut: list[bool] = []  # cut by the frame's edge or by a seat zone's
 
     def read(
-        self, image: Image, seats: SeatMap | None = None, *, edge_margin: float = 6.0
+        self,
+        image: Image,
+        seats: SeatMap | None = None,
+        *,
+        edge_margin: float = 6.0,
+        candidates: bool = False,
     ) -> list[TessonReading]:
+        """The tessons whose heat peak reaches ``detect_at``; with ``candidates``, also those
+        from ``CANDIDATE_AT``, flagged and marked ``candidate`` (method, step 5)."""
         img = np.ascontiguousarray(check_frame(image))
         work, scale = working_image(img, self.short_side)
         self.net.setInput(space_to_depth(work))
@@ -96,7 +107,8 @@ class TessonNetReader:
         heat = sigmoid(out[0])
         gh, gw = heat.shape
         found: list[tuple[TessonReading, float, float, bool]] = []
-        for xw, yw, sw, peak, cy, cx in centres(out, heat, self.detect_at, 2):
+        floor = min(self.detect_at, CANDIDATE_AT) if candidates else self.detect_at
+        for xw, yw, sw, peak, cy, cx in centres(out, heat, floor, 2):
             x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
             if not (0 <= x < img.shape[1] and 0 <= y < img.shape[0]):
                 continue  # in the padding
@@ -113,7 +125,10 @@ class TessonNetReader:
                 cut |= edge_distance(seats, x, y) < max(edge_margin, EDGE_SHARE * size)
             side = SIDES[int(p_black >= 0.5)]
             sure = confidence(peak, self.sure_at, sure_of_side, cut)
-            reading = TessonReading(float(x), float(y), side, sure, seat, float(size))
+            weak = peak <= self.detect_at
+            if weak:
+                sure = min(sure, DOUBT)
+            reading = TessonReading(float(x), float(y), side, sure, seat, float(size), weak)
             found.append((reading, peak, sure_of_side, cut))
         found.sort(key=lambda f: (round(f[0].y), f[0].x))
         self.last_heat = [f[1] for f in found]
@@ -131,13 +146,18 @@ def _default_reader() -> TessonNetReader:
     return TessonNetReader()
 
 
-def read_tessons_net(image: Image, seats: SeatMap | None = None) -> list[TessonReading]:
+def read_tessons_net(
+    image: Image, seats: SeatMap | None = None, *, candidates: bool = False
+) -> list[TessonReading]:
     """Every tesson on the frame, as ``vision.tessons.read_tessons`` reports them: centre in
     the frame's pixels, side, confidence 0..1 (flagged below ``CONFIRM_BELOW``) and, with a
     seat map, the seat whose zone holds the centre; sorted top to bottom, then left to right.
+    ``candidates`` adds the weaker detections (heat peak from ``CANDIDATE_AT``), flagged and
+    marked ``candidate``: what ``vision.readings.seat_candidates`` keeps for a seat that must
+    show a tesson and shows none (the tesson desk's reader).
 
     Raises :class:`UnreadableFrame` for anything that is not an 8-bit BGR frame of 64×64 or more.
     """
     img = np.ascontiguousarray(check_frame(image))
     with _SHARED:
-        return _default_reader().read(img, seats)
+        return _default_reader().read(img, seats, candidates=candidates)
