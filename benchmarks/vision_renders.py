@@ -282,14 +282,26 @@ def tesson_outcomes(scenes: Iterable[Rendered]) -> dict[str, list[Outcome]]:
         steps["+ off the markers' paper"] += score(scene, truth, found, reach)
         found = off_the_markers(TESSON_READER(balanced, scene.seats, candidates=True), markers)
         sure = [r for r in found if not r.candidate]
-        revealing = {t.seat for t in scene.tessons if t.seat is not None}
         steps[LEARNED] += score(scene, truth, sure, reach)
-        steps[FAINT] += score(scene, truth, seat_candidates(found, revealing), reach)
+        steps[FAINT] += score(scene, truth, seat_candidates(found, revealing(scene)), reach)
         if scene.before is not None:
             steps[NEW] += score(scene, truth, new_on_table(scene, sure), reach)
-            new = new_on_table(scene, found, candidates=True)
-            steps[FAINT_NEW] += score(scene, truth, seat_candidates(new, revealing), reach)
+            steps[FAINT_NEW] += score(scene, truth, the_desks(scene, found), reach)
     return steps
+
+
+def revealing(scene: Rendered) -> set[int]:
+    """The seats revealing: every seat dealt a tesson (what the game knows), seen or not."""
+    return {t.seat for t in scene.tessons if t.seat is not None}
+
+
+def the_desks(scene: Rendered, found: list[Any]) -> list[Any]:
+    """What the tesson desk keeps of the learned reader's ``found`` (read with its candidates):
+    what lay there before left out (a scene rendered with ``--before``), then a faint one for
+    each seat revealing that shows none."""
+    if scene.before is not None:
+        found = new_on_table(scene, found, candidates=True)
+    return seat_candidates(found, revealing(scene))
 
 
 def new_on_table(scene: Rendered, found: list[Any], candidates: bool = False) -> list[Any]:
@@ -368,21 +380,23 @@ def write_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
 
 
 def write_tesson_pictures(scenes: list[Rendered], folder: Path, count: int) -> None:
-    """The same for the ``count`` tesson scenes most often missed or misread by the learned
-    reader (the seat zones drawn too; a ring round each true tesson shown)."""
+    """The same for the ``count`` tesson scenes most often missed or misread as the tesson
+    desk reads (the seat zones drawn too; a ring round each true tesson shown)."""
     import cv2
 
     from vision.tessons import annotate_tessons
 
     def worst(scene: Rendered) -> float:
-        truth = [o for o in tesson_outcomes([scene])[LEARNED] if not o.extra]
+        read = list(tesson_outcomes([scene]).values())[-1]
+        truth = [o for o in read if not o.extra]
         return sum(o.found and o.kind_right and o.seat_right for o in truth) / max(1, len(truth))
 
     for scene in sorted(scenes, key=worst)[:count]:
         markers = {m.id: m.corners for m in scene.markers}
         white = white_from_markers(scene.image, markers)
         balanced = scene.image if white is None else white.apply(scene.image)
-        found = off_the_markers(TESSON_READER(balanced, scene.seats), markers)
+        read = TESSON_READER(balanced, scene.seats, candidates=True)
+        found = the_desks(scene, off_the_markers(read, markers))
         picture = annotate_tessons(scene.image, found, scene.seats)
         for t in scene.tessons:
             if t.visible < 0.5:

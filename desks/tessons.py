@@ -22,10 +22,10 @@ everything. Simulation's generated camera gives the same table with the seats' t
 
 Nothing is entered unless every expected seat shows exactly one tesson read with confidence: a
 tesson missing, doubled or unsure is said aloud and shown (``table.notice``), and the host reads
-again once it is put right. Where an expected seat shows none, the reader's faintest kind of
-detection, a candidate (the learned reader's, ``vision.readings.seat_candidates``), stands for
-it: shown on the picture and said unsure, never entered. A missing camera never stops the game: the tessons can be entered on
-the host page, as the table reads them out.
+again once it is put right. Where an expected seat shows none, the learned reader's faintest
+detection in its zone, a candidate (``vision.readings.seat_candidates``), stands for it: shown
+on the picture and said unsure, never entered. A missing camera never stops the game: the
+tessons can be entered on the host page, as the table reads them out.
 
 Seat zones: a source that knows its own zones (the generated camera of simulation, a test's
 frames) gives them as ``seat_map``; otherwise the map given to the desk (``seats.json`` in the
