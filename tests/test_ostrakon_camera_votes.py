@@ -424,6 +424,18 @@ def table(tmp_path: Path) -> Iterator[Table]:
     journal.close()
 
 
+def reveal_begins(table: Table, **state: Any) -> Any:
+    """A game of seven by camera, every tesson laid face down (``state`` changed first): the
+    reveal begins. The running game."""
+    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
+    running = table.running
+    assert running is not None
+    running.state = dataclasses.replace(running.state, **state)
+    table.press(Press(running.state.asker, Button.A))
+    table.submit(VotesLaid())
+    return running
+
+
 def heard(table: Table) -> list[str]:
     voice = table.voice
     assert isinstance(voice, HeardNarrator)
@@ -471,11 +483,7 @@ def test_a_tesson_not_seen_is_said_and_nothing_is_entered(
     scene, frames = scenes[1], TableFrames()
     frames.seat_map = scene.seats
     desk = TessonDesk(table, frames)
-    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
-    running = table.running
-    assert running is not None
-    table.press(Press(running.state.asker, Button.A))
-    table.submit(VotesLaid())
+    running = reveal_begins(table)
     version, state = running.version, running.state
     frames.image = face_down(scene, [4])  # Thalia has not turned hers over
 
@@ -501,11 +509,7 @@ def test_a_faint_tesson_is_shown_to_confirm_never_entered(table: Table) -> None:
     # it is not there, and enters nothing
     scene, frames = tesson_scene(49_938, 7, **wild_tesson_knobs(49_938)), TableFrames()
     frames.seat_map, frames.image = scene.seats, scene.image
-    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
-    running = table.running
-    assert running is not None
-    table.press(Press(running.state.asker, Button.A))
-    table.submit(VotesLaid())
+    running = reveal_begins(table)
     version, state = running.version, running.state
     refusals = {}
     for name, reader in [("without", read_tessons_net), ("with", tesson_reader(CameraConfig()))]:
@@ -523,6 +527,34 @@ def test_a_faint_tesson_is_shown_to_confirm_never_entered(table: Table) -> None:
     assert faint.flagged and faint.side == "black"
     assert (running.version, running.state) == (version, state)
     assert heard(table)[-1].startswith("Calippos's tesson cannot be read for sure")
+
+
+def test_a_faint_detection_in_a_seat_not_revealing_is_neither_kept_nor_said(
+    tmp_path: Path,
+) -> None:
+    # a day of Corruption: only the asker reveals. Calippos's seat shows a faint detection; it
+    # is not his time to reveal, so the companion's reader keeps nothing of it: twin tables, one
+    # read without candidates, say, publish and keep the same
+    scene, frames = tesson_scene(49_938, 7, **wild_tesson_knobs(49_938)), TableFrames()
+    frames.seat_map = scene.seats
+    seen = []
+    for i, reader in enumerate([read_tessons_net, tesson_reader(CameraConfig())]):
+        journal = Journal(tmp_path / f"j{i}.sqlite3")
+        table = Table(journal, HeardNarrator(), seats=8)
+        running = reveal_begins(table, day_rule=DayRule.CORRUPTION)
+        asker = running.state.asker
+        assert asker != 0 and running.state.expected == (asker,)
+        frames.image = face_down(scene, [s for s in range(1, 7) if s != asker])
+        desk = TessonDesk(table, frames, reader=reader)
+        action = desk.read_now()
+        snapshot = {k: v for k, v in table.snapshot().items() if k not in ("version", "time")}
+        seen.append((action, heard(table), snapshot, desk.readings))
+        assert 0 not in [r.seat for r in desk.readings]
+        desk.close()
+        journal.close()
+
+    assert seen[0][0] == Revealed((Tesson(asker, truth(scene)[asker]),))
+    assert seen[0] == seen[1]
 
 
 def left_lying(image: np.ndarray, scene: Scene, seat: int, r: int = 30) -> np.ndarray:
@@ -592,11 +624,7 @@ def test_a_tesson_already_face_up_when_the_reveal_began_is_still_read(
     scene, frames = scenes[2], TableFrames()
     frames.seat_map, frames.image = scene.seats, scene.image
     desk = TessonDesk(table, frames, reader=read_tessons)
-    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
-    running = table.running
-    assert running is not None
-    table.press(Press(running.state.asker, Button.A))
-    table.submit(VotesLaid())
+    reveal_begins(table)
     reads = frames.reads
     action = desk.read_now()
     assert frames.reads == reads + 1 and reads >= 1  # the frame before was taken
@@ -621,11 +649,7 @@ def test_a_photograph_gives_no_frame_before(
 
     photo = CountedPhoto(tmp_path / "table.png")
     desk = TessonDesk(table, photo, scene.seats, reader=read_tessons)
-    table.new_game("ostrakon", {"players": 7, "votes": "camera"}, NAMES, seed=3)
-    running = table.running
-    assert running is not None
-    table.press(Press(running.state.asker, Button.A))
-    table.submit(VotesLaid())
+    reveal_begins(table)
     action = desk.read_now()
     assert photo.reads == 1  # only the reveal's own read
     assert isinstance(action, Revealed)
