@@ -15,7 +15,11 @@ network and recipe, ``vision/cube_net.py``):
 2. **Network** (``models/tessons.onnx``, the cube reader's 117 k-weight network with its own
    head): per 4×4 cell a tesson-centre heat map, a side logit (black rather than white), the
    log of the tesson's size (a plain shard's width, a card's short side) and a sub-cell offset
-   of its centre.
+   of its centre. With ``mirrored`` (the default) the network also reads the working image
+   mirrored left to right, and the heat and side logits of the two views are averaged cell by
+   cell: a pattern of the table that looks like a tesson one way seldom does both ways, and a
+   side misread in one view is outvoted by a sure reading in the other (docs/vision/
+   tesson_net.md, "A mirrored second view").
 3. **Peaks** above ``DETECT_AT``, a weaker one closer than half a tesson to a stronger one
    dropped; the side from the heat-weighted mean of the side logit over the 3×3 cells round
    the peak.
@@ -38,6 +42,7 @@ import numpy as np
 
 from vision.arrays import FloatImage, Image
 from vision.cube_net import (
+    STRIDE,
     centres,
     detection_confidence,
     load_model,
@@ -56,8 +61,8 @@ SIDES: tuple[Side, Side] = ("white", "black")
 WORK_SHORT_SIDE = 320  # the frame's short side at the working scale, px
 OUTPUTS = 5  # heat, side logit, log size, x/y offset
 DETECT_AT = 0.45  # heat-map peak above which a tesson is reported
-SURE_AT = 0.6  # heat-map peak from which a detection is sure enough not to be flagged
-CANDIDATE_AT = 0.2  # heat-map peak from which a weaker detection is a candidate (seat_candidates)
+SURE_AT = 0.56  # heat-map peak from which a detection is sure enough not to be flagged
+CANDIDATE_AT = 0.15  # heat-map peak from which a weaker detection is a candidate (seat_candidates)
 EDGE_SHARE = 0.25  # a centre nearer a zone's edge than this share of its size is flagged
 
 
@@ -79,8 +84,10 @@ class TessonNetReader:
         detect_at: float = DETECT_AT,
         sure_at: float = SURE_AT,
         short_side: int = WORK_SHORT_SIDE,
+        mirrored: bool = True,
     ) -> None:
         self.net = load_model(model, "tessons.onnx")
+        self.mirrored = mirrored
         self.detect_at = detect_at
         self.sure_at = sure_at
         self.short_side = short_side
@@ -102,8 +109,7 @@ class TessonNetReader:
         from ``CANDIDATE_AT``, flagged and marked ``candidate`` (method, step 5)."""
         img = np.ascontiguousarray(check_frame(image))
         work, scale = working_image(img, self.short_side)
-        self.net.setInput(space_to_depth(work))
-        out: FloatImage = np.asarray(self.net.forward())[0]
+        out = self._outputs(work)
         heat = sigmoid(out[0])
         gh, gw = heat.shape
         found: list[tuple[TessonReading, float, float, bool]] = []
@@ -135,6 +141,19 @@ class TessonNetReader:
         self.last_side_confidence = [f[2] for f in found]
         self.last_cut = [f[3] for f in found]
         return [f[0] for f in found]
+
+    def _outputs(self, work: Image) -> FloatImage:
+        """The network's outputs on the working image; with ``mirrored``, averaged with those
+        of the mirrored image, mirrored back (the working image's width is a multiple of the
+        cell, so each cell falls on a cell; a centre's offset in its cell is mirrored too)."""
+        self.net.setInput(space_to_depth(work))
+        out: FloatImage = np.array(self.net.forward())[0]
+        if self.mirrored:
+            self.net.setInput(space_to_depth(np.ascontiguousarray(work[:, ::-1])))
+            back = np.asarray(self.net.forward())[0][:, :, ::-1]
+            back[3] = (STRIDE - 1) / STRIDE - back[3]  # x = (cell + offset) × STRIDE, mirrored
+            out[:5] = (out[:5] + back[:5]) / 2
+        return out
 
 
 _SHARED = threading.Lock()
