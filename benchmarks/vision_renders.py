@@ -4,6 +4,7 @@
                                         [--cube-model M.onnx]   # another learned cube model
                                         [--cube-check C.onnx|none]  # another second look
                                         [--tesson-model T.onnx]     # another tesson model
+                                        [--one-view]   # the tesson reader without its mirror
     python benchmarks/vision_renders.py tests/data/renders      # the committed sample
 
 Each folder holds renders of ``tools/render/render_scenes.py`` (docs/vision/renders.md): an
@@ -427,12 +428,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tesson-model", type=Path, metavar="ONNX", help="the learned tesson reader's model"
     )
+    parser.add_argument(
+        "--one-view",
+        action="store_true",
+        help="the learned tesson reader without its mirrored view, with its thresholds of then",
+    )
     args = parser.parse_args(argv)
     global CUBE_READER, TESSON_READER
     if args.cube_model is not None or args.cube_check is not None:
         check = {None: True, "none": False}.get(args.cube_check, args.cube_check)
         CUBE_READER = CubeNetReader(args.cube_model, check=check).read
-    if args.tesson_model is not None:
+    if args.one_view:  # as shipped before 2026-12-07 (docs/vision/tesson_net.md)
+        TESSON_READER = TessonNetReader(
+            args.tesson_model, mirrored=False, sure_at=0.6, candidate_at=0.2
+        ).read
+    elif args.tesson_model is not None:
         TESSON_READER = TessonNetReader(args.tesson_model).read
     files = sorted(p for folder in args.folders for p in folder.glob("*.json"))
     scenes = [load(p) for p in files]

@@ -85,9 +85,11 @@ class TessonNetReader:
         sure_at: float = SURE_AT,
         short_side: int = WORK_SHORT_SIDE,
         mirrored: bool = True,
+        candidate_at: float = CANDIDATE_AT,
     ) -> None:
         self.net = load_model(model, "tessons.onnx")
         self.mirrored = mirrored
+        self.candidate_at = candidate_at
         self.detect_at = detect_at
         self.sure_at = sure_at
         self.short_side = short_side
@@ -106,14 +108,14 @@ class TessonNetReader:
         candidates: bool = False,
     ) -> list[TessonReading]:
         """The tessons whose heat peak reaches ``detect_at``; with ``candidates``, also those
-        from ``CANDIDATE_AT``, flagged and marked ``candidate`` (method, step 5)."""
+        from ``candidate_at``, flagged and marked ``candidate`` (method, step 5)."""
         img = np.ascontiguousarray(check_frame(image))
         work, scale = working_image(img, self.short_side)
         out = self._outputs(work)
         heat = sigmoid(out[0])
         gh, gw = heat.shape
         found: list[tuple[TessonReading, float, float, bool]] = []
-        floor = min(self.detect_at, CANDIDATE_AT) if candidates else self.detect_at
+        floor = min(self.detect_at, self.candidate_at) if candidates else self.detect_at
         for xw, yw, sw, peak, cy, cx in centres(out, heat, floor, 2):
             x, y, size = (xw + 0.5) / scale - 0.5, (yw + 0.5) / scale - 0.5, sw / scale
             if not (0 <= x < img.shape[1] and 0 <= y < img.shape[0]):
