@@ -143,8 +143,8 @@ def test_an_unreadable_frame_is_refused(frame: object) -> None:
 
 def test_a_table_reads_the_same_seen_in_a_mirror() -> None:
     """The reader averages what it sees with what it sees on the mirrored frame, so a frame and
-    its mirror give the same tessons, mirrored (a frame whose working width needs no padding:
-    1296 px wide is 576 cells of the 320 px working scale's 720 rows)."""
+    its mirror give the same tessons, mirrored (a frame whose working image needs no padding:
+    1296×720 is 576×320 at the working scale, both multiples of 16)."""
     scene = tesson_scene(1_000_003, 8, width=1296, height=720, **wild_tesson_knobs(1_000_003))
     seen = read_tessons_net(scene.image)
     mirrored = read_tessons_net(np.ascontiguousarray(scene.image[:, ::-1]))

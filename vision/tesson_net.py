@@ -16,10 +16,10 @@ network and recipe, ``vision/cube_net.py``):
    head): per 4×4 cell a tesson-centre heat map, a side logit (black rather than white), the
    log of the tesson's size (a plain shard's width, a card's short side) and a sub-cell offset
    of its centre. With ``mirrored`` (the default) the network also reads the working image
-   mirrored left to right, and the heat and side logits of the two views are averaged cell by
-   cell: a pattern of the table that looks like a tesson one way seldom does both ways, and a
-   side misread in one view is outvoted by a sure reading in the other (docs/vision/
-   tesson_net.md, "A mirrored second view").
+   mirrored left to right, and the two views' outputs are averaged cell by cell (the centre's
+   offset in its cell mirrored back): a pattern of the table that looks like a tesson one way
+   seldom does both ways, and a side misread in one view is outvoted by a sure reading in the
+   other (docs/vision/tesson_net.md, "A mirrored second view").
 3. **Peaks** above ``DETECT_AT``, a weaker one closer than half a tesson to a stronger one
    dropped; the side from the heat-weighted mean of the side logit over the 3×3 cells round
    the peak.
@@ -152,9 +152,9 @@ class TessonNetReader:
         out: FloatImage = np.array(self.net.forward())[0]
         if self.mirrored:
             self.net.setInput(space_to_depth(np.ascontiguousarray(work[:, ::-1])))
-            back = np.asarray(self.net.forward())[0][:, :, ::-1]
+            back = np.array(self.net.forward())[0][:, :, ::-1]
             back[3] = (STRIDE - 1) / STRIDE - back[3]  # x = (cell + offset) × STRIDE, mirrored
-            out[:5] = (out[:5] + back[:5]) / 2
+            out = (out + back) / 2
         return out
 
 
