@@ -52,7 +52,7 @@ from companion.record import public_record
 from companion.seat_input import Button, Press
 from desks.tessons import GeneratedTessonSource, TessonDesk, even_seat_map, tessons_of
 from tests import engine_steps as steps
-from vision.readings import TessonReading
+from vision.readings import TessonReading, seat_candidates
 from vision.sources import CameraUnavailable, FrameSource, ImageFileSource
 from vision.synthetic import (
     BLACK_TESSON,
@@ -773,6 +773,22 @@ def test_the_learned_reader_never_reads_a_hidden_tesson_and_asks_rather_than_gue
                     assert (near[0].seat, near[0].side == "white") == (t.seat, lying[t.seat])
     assert shown == 6 * (7 + 3 + 4 + 1)
     assert asked / shown <= 0.05, f"{asked} of {shown} asked"
+
+
+def test_the_companions_reader_keeps_nothing_of_a_tesson_still_face_down(
+    scenes: list[Scene],
+) -> None:
+    """As the desk keeps them (its reader with both views and its faint candidates, then
+    ``seat_candidates`` for the seats revealing now): a tesson still face down in a seat that is
+    not revealing is never kept, not even flagged; and each seat revealing keeps its own."""
+    reader = tesson_reader(CameraConfig())
+    for i, scene in enumerate(scenes):
+        for revealing in ([3], [0, 2, 4, 6], [1, 3, 5], list(range(7))):
+            hidden = [s for s in range(7) if s not in revealing]
+            kept = seat_candidates(reader(face_down(scene, hidden), scene.seats), revealing)
+            for t in scene.tessons:
+                near = [r for r in kept if math.hypot(r.x - t.x, r.y - t.y) < REACH]
+                assert len(near) == (t.seat in revealing), (i, t.seat, revealing)
 
 
 def test_on_a_flowered_cloth_a_tesson_face_down_is_never_a_reading() -> None:
