@@ -4,8 +4,10 @@ The companion knows how many dice of each colour went into the cup (or, when the
 it unseen, how many dice were thrown). A reading that disagrees is not silently trusted, nor
 silently "fixed": the least sure dice of a colour read too often are flagged, so the host looks
 at them, and every die of a colour the table's light shifts other dice into; nothing is
-recoloured or dropped. What the camera left out as the table's own (it lay
-there unchanged before the throw) comes back where the cup's dice would be short without it."""
+recoloured, and nothing the reader takes for a die is dropped: only a reading of a colour read
+too often that the reader itself doubts is a die at all (a ghost: a die's shadow or reflection)
+is left out. What the camera left out as the table's own (it lay there unchanged before the
+throw) comes back where the cup's dice would be short without it."""
 
 from __future__ import annotations
 
@@ -112,6 +114,57 @@ def test_a_throw_read_with_a_die_too_many_of_a_colour_reaches_the_table_flagged(
         {"color": "yellow", "bound": "exactly", "expected": 4, "seen": 3},
     ]
     desk.close()
+
+
+def doubted(color: str, confidence: float, present: float, x: float = 0.0) -> DieReading:
+    """A reading whose reader is ``present`` sure that a die lies there at all."""
+    return DieReading(x, 0.0, 40.0, 0.0, confidence, color=color, hole=False, present=present)
+
+
+def test_a_colour_read_too_often_loses_the_reading_its_reader_doubts_is_a_die_at_all() -> None:
+    # The cup held two reds; the camera reads three, one of them a red die's reflection on the
+    # lacquer, that the reader itself is 0.2 sure is a die. The cup did not hold it: it is left
+    # out, and the two red dice are not asked about.
+    read = [doubted("red", 0.9, 0.95, 0), doubted("red", 0.2, 0.2, 1), doubted("red", 0.8, 0.9, 2)]
+    out = doubt_counts(read, {"red": 2, "blue": 1})
+    assert [r.x for r in out] == [0, 2]
+    assert not any(r.flagged for r in out)
+
+
+def test_a_doubted_reading_of_a_colour_not_read_too_often_is_asked_not_left_out() -> None:
+    read = [doubted("red", 0.9, 0.95, 0), doubted("red", 0.2, 0.2, 1), doubted("red", 0.8, 0.9, 2)]
+    out = doubt_counts(read, {"red": 3})
+    assert [(r.x, r.flagged) for r in out] == [(0, False), (1, True), (2, False)]
+
+
+def test_only_as_many_doubted_readings_as_are_too_many_are_left_out_the_least_likely() -> None:
+    read = [
+        doubted("blue", 0.9, 0.95, 0),
+        doubted("blue", 0.25, 0.25, 1),
+        doubted("blue", 0.1, 0.1, 2),
+    ]
+    out = doubt_counts(read, {"blue": 2})
+    assert [(r.x, r.flagged) for r in out] == [(0, False), (1, True)]
+
+
+def test_with_unseen_fills_a_die_too_many_that_its_reader_doubts_is_left_out() -> None:
+    read = [doubted("red", 0.9, 0.95, 0), doubted("blue", 0.2, 0.2, 1), doubted("red", 0.8, 0.9, 2)]
+    assert [r.x for r in doubt_counts(read, total=2)] == [0, 2]
+    assert [r.x for r in doubt_counts(read, total=3)] == [0, 1, 2]
+
+
+def test_a_reading_its_reader_is_sure_is_a_die_is_never_left_out_only_asked() -> None:
+    read = [doubted("black", 0.9, 0.95, 0), doubted("black", 0.5, 0.8, 1)]
+    out = doubt_counts(read, {"black": 1})
+    assert [(r.x, r.flagged) for r in out] == [(0, False), (1, True)]
+    unmeasured = [die("black", 0.9, 0), die("black", 0.2, 1)]
+    assert [r.flagged for r in doubt_counts(unmeasured, {"black": 1})] == [False, True]
+
+
+def test_a_ghost_does_not_stand_in_for_a_die_of_another_colour() -> None:
+    # A yellow die the camera did not see is not "found" as the red die's reflection.
+    read = [doubted("red", 0.9, 0.95, 0), doubted("red", 0.2, 0.15, 1)]
+    assert [r.x for r in doubt_counts(read, {"red": 1, "yellow": 1})] == [0]
 
 
 def candidate(color: str, confidence: float, x: float = 0.0) -> DieReading:

@@ -102,6 +102,7 @@ def test_output_conventions(readings: list[list[DieReading]]) -> None:
             assert 0.0 <= r.confidence <= 1.0
             assert 12.0 <= r.size <= 160.0
             assert r.flagged == (r.confidence < CONFIRM_BELOW)
+            assert r.present is not None and r.confidence <= r.present <= 1.0
 
 
 def test_size_limits_are_kept(scenes: list[Scene]) -> None:

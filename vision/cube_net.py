@@ -231,6 +231,7 @@ class CubeNetReader:
                 color=COLORS[best],
                 hole=bool(hole),
                 candidate=peak < self.detect_at,
+                present=float(np.clip(sure_of_cube, 0.0, 1.0)),
             )
             found.append((reading, peak, sure_of_class))
         found.sort(key=lambda f: (round(f[0].y), f[0].x))

@@ -26,7 +26,9 @@ class DieReading:
     """One die seen from above: centre, side length and rotation (degrees) of its top face,
     and what shows on top: ``value`` (pips 1-6) for ordinary dice, ``color`` and ``hole`` for
     Oraklos cubes. A ``candidate`` is a die the reader is unsure is there at all (a weak
-    detection): it counts only where the table knows that dice are missing (``doubt_counts``)."""
+    detection): it counts only where the table knows that dice are missing (``doubt_counts``).
+    ``present``, where the reader measures it, is how sure it is that a die lies there at all,
+    whatever it shows (``confidence`` is also how sure it is of what shows)."""
 
     x: float
     y: float
@@ -37,6 +39,7 @@ class DieReading:
     color: str | None = None
     hole: bool | None = None
     candidate: bool = False
+    present: float | None = None
 
     @property
     def flagged(self) -> bool:
@@ -125,10 +128,12 @@ def doubt_counts(
     than were thrown, the least sure dice are flagged, as many as are too many. Nothing is
     recoloured: a doubtful die is asked, never guessed.
 
-    Candidates (weak detections, and black readings lying as a light's shadows lie: ``shadows``)
-    fill in for missing dice: where fewer dice are read than were thrown, the likeliest
-    candidates (of a colour still short first) are kept, as many as are missing, each flagged;
-    the other candidates are dropped, and all of them where the table knows nothing. Too few
+    A reading of a die too many that its reader doubts is a die at all (``ghosts``) is left out
+    first. Candidates (weak detections, and black readings lying as
+    a light's shadows lie: ``shadows``) fill in for missing dice: where fewer dice are read than
+    were thrown, the likeliest candidates (of a colour still short first) are kept, as many as
+    are missing, each flagged; the other candidates are dropped, and all of them where the table
+    knows nothing. Too few
     dice even so flags nothing (the missing die is not on the picture); the game says how many
     are missing.
     """
@@ -190,6 +195,44 @@ def seat_candidates(
     return sorted(out, key=lambda r: (round(r.y), r.x))
 
 
+GHOST_BELOW = 0.3
+"""A reading of a die too many whose reader is less sure than this that a die lies there at all
+(``present``) is a ghost (``ghosts``)."""
+
+
+def ghosts(
+    readings: Sequence[DieReading],
+    expected: Mapping[str, int] | None = None,
+    total: int | None = None,
+) -> list[DieReading]:
+    """The readings, less those the reader doubts are dice at all (``present`` below
+    ``GHOST_BELOW``: a die's shadow or reflection, a cloth's check) where they are too many:
+    of a colour read more often than ``expected``, or of all when more dice than ``total`` are
+    read; the least likely first, as many as are too many (``doubt_counts``). The cup did not
+    hold them, and they do not stand in for a die of another colour either."""
+    groups: dict[str | None, int] = {}
+    if expected is not None:
+        for color, read in Counter(r.color for r in readings if not r.candidate).items():
+            groups[color] = read - expected.get(color or "", 0)
+    elif total is not None:
+        groups[None] = sum(not r.candidate for r in readings) - total
+    ghost: set[int] = set()
+    for color, too_many in groups.items():
+        doubtful = sorted(
+            (
+                i
+                for i, r in enumerate(readings)
+                if (color is None or r.color == color)
+                and not r.candidate
+                and r.present is not None
+                and r.present < GHOST_BELOW
+            ),
+            key=lambda i: readings[i].present or 0.0,
+        )
+        ghost.update(doubtful[: max(0, too_many)])
+    return [r for i, r in enumerate(readings) if i not in ghost]
+
+
 SHADOW_REACH = (0.9, 1.7)
 """How far a die's shadow read as a black cube lies from the die, in sides (``shadows``)."""
 SHADOW_SPREAD = 20.0
@@ -242,7 +285,7 @@ def _fill_in(
     thrown = sum(expected.values()) if expected is not None else total
     if thrown is None:
         return [r for r in readings if not r.candidate]
-    readings = shadows(readings)
+    readings = ghosts(shadows(readings), expected, total)
     out = [r for r in readings if not r.candidate]
     short = Counter(expected or {})
     short.subtract(r.color for r in out if r.color is not None)
