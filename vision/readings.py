@@ -129,13 +129,12 @@ def doubt_counts(
     recoloured: a doubtful die is asked, never guessed.
 
     A reading of a die too many that its reader doubts is a die at all (``ghosts``) is left out
-    first. Candidates (weak detections, and black readings lying as
-    a light's shadows lie: ``shadows``) fill in for missing dice: where fewer dice are read than
-    were thrown, the likeliest candidates (of a colour still short first) are kept, as many as
-    are missing, each flagged; the other candidates are dropped, and all of them where the table
-    knows nothing. Too few
-    dice even so flags nothing (the missing die is not on the picture); the game says how many
-    are missing.
+    first. Candidates (weak detections, and black readings lying as a light's shadows lie:
+    ``shadows``) fill in for missing dice: where fewer dice are read than were thrown, the
+    likeliest candidates (of a colour still short first) are kept, as many as are missing, each
+    flagged; the other candidates are dropped, and all of them where the table knows nothing.
+    Too few dice even so flags nothing (the missing die is not on the picture); the game says
+    how many are missing.
     """
     out = _fill_in(readings, expected, total)
 
@@ -216,20 +215,15 @@ def ghosts(
             groups[color] = read - expected.get(color or "", 0)
     elif total is not None:
         groups[None] = sum(not r.candidate for r in readings) - total
+    doubted = sorted(
+        (r.present, i)
+        for i, r in enumerate(readings)
+        if not r.candidate and r.present is not None and r.present < GHOST_BELOW
+    )
     ghost: set[int] = set()
     for color, too_many in groups.items():
-        doubtful = sorted(
-            (
-                i
-                for i, r in enumerate(readings)
-                if (color is None or r.color == color)
-                and not r.candidate
-                and r.present is not None
-                and r.present < GHOST_BELOW
-            ),
-            key=lambda i: readings[i].present or 0.0,
-        )
-        ghost.update(doubtful[: max(0, too_many)])
+        mine = [i for _, i in doubted if color is None or readings[i].color == color]
+        ghost.update(mine[: max(0, too_many)])
     return [r for i, r in enumerate(readings) if i not in ghost]
 
 
