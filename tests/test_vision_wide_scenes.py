@@ -19,11 +19,14 @@ from vision.scene_effects import (
     STRIPED,
     WIDE_TABLES,
     Distortion,
+    paint_box,
     table_texture,
 )
 from vision.synthetic import (
     ALBEDO,
     COLORS,
+    SIZE,
+    Camera,
     Scene,
     color_check_scene,
     cube_scene,
@@ -326,6 +329,93 @@ def test_leaning_dice_are_marked_and_their_tilted_top_is_where_the_truth_says():
         assert np.abs(np.median(_top(scene, die), axis=0) - ALBEDO[die.color]).max() < 60, die
         assert abs(die.size / flat - 1) > 0.01  # the tilted face is not a flat one's
     assert cube_scene(3).leaning == ()
+
+
+_FACES = [(i, (i + 1) % 4, (i + 1) % 4 + 4, i + 4) for i in range(4)] + [(4, 5, 6, 7)]
+_LOOK = Camera(640, 480, 900.0, 300.0, 0.0)  # a camera close above, to see the faces large
+_GREY = (200.0, 200.0, 200.0)
+
+
+def _tilted_box(tilt: float) -> np.ndarray:
+    """A cube's corners (bottom 0-3, then top 4-7) leaning ``tilt`` degrees about its bottom
+    edge 2-3, so that side face 0 (corners 0, 1, 5, 4) turns up towards the camera."""
+    h = SIZE / 2
+    square = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+    corners = np.r_[np.c_[square, np.zeros(4)], np.c_[square, np.full(4, SIZE)]]
+    t = -math.radians(tilt)  # the bottom edge 0-1 rises
+    turn = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    hinge = np.array([0.0, h, 0.0])
+    return (corners - hinge) @ turn.T + hinge + np.array([30.0, -20.0, 0.0])
+
+
+def _seen_faces(corners: np.ndarray) -> list[int]:
+    centre = corners.mean(axis=0)
+    seen = []
+    for index, face in enumerate(_FACES):
+        mid = corners[list(face)].mean(axis=0)
+        if (mid - centre) @ (_LOOK.position - mid) > 0:
+            seen.append(index)
+    return seen
+
+
+def _painted_box(corners: np.ndarray, hole: bool, sideways: int | None) -> np.ndarray:
+    canvas = np.zeros((_LOOK.height * 4, _LOOK.width * 4, 3), np.float32)
+    paint_box(canvas, _LOOK, corners, _GREY, False, hole, (0.3, 0.4), 4, 0.0, sideways)
+    return canvas
+
+
+def _at(canvas: np.ndarray, point: np.ndarray) -> float:
+    u, v = _LOOK.project(point[None])[0] * 4
+    return float(canvas[round(v), round(u)].mean())
+
+
+def test_every_face_a_leaning_die_shows_has_its_rim():
+    corners = _tilted_box(30.0)
+    canvas = _painted_box(corners, hole=False, sideways=None)
+    big = 0
+    for index in _seen_faces(corners):
+        pts = corners[list(_FACES[index])]
+        area = cv2.contourArea(_LOOK.project(pts).astype(np.float32))
+        if area < 500:
+            continue
+        big += 1
+        middle = pts.mean(axis=0)
+        for i in range(4):
+            edge = (pts[i] + pts[(i + 1) % 4]) / 2
+            inside = edge + (middle - edge) * 0.02
+            assert _at(canvas, inside) < 0.85 * _at(canvas, middle), (index, i)
+    assert big >= 2, "the tilted die shows its top and the side turned up"
+
+
+def test_a_hole_shows_exactly_on_the_faces_it_goes_through():
+    corners = _tilted_box(35.0)
+    seen = _seen_faces(corners)
+    assert {0, 4} <= set(seen) and 2 not in seen
+    for hole, sideways, holed in ((True, None, {4}), (False, 0, {0, 2}), (False, 1, {1, 3})):
+        canvas = _painted_box(corners, hole, sideways)
+        for index in seen:
+            middle = corners[list(_FACES[index])].mean(axis=0)
+            assert (_at(canvas, middle) < 80) == (index in holed), (hole, sideways, index)
+    plain = _painted_box(corners, False, None)
+    assert all(_at(plain, corners[list(_FACES[i])].mean(axis=0)) > 80 for i in seen)
+
+
+def test_side_holes_show_in_the_sides_only_and_not_when_the_hole_is_up():
+    knobs = {"camera_height": 380.0, "tilt": 8.0, "shadows": False, "noise": 0.0}
+    plain = cube_scene(6, holes=0.3, **knobs)
+    sides = cube_scene(6, holes=0.3, side_holes=True, **knobs)
+    assert plain.dice == sides.dice
+    changed = np.abs(plain.image.astype(int) - sides.image.astype(int)).max(axis=2) > 30
+    assert changed.sum() > 200, "some side faces show their hole"
+    tops = np.zeros(changed.shape, np.uint8)
+    for die in plain.dice:
+        r = max(2, round(die.size * 0.35))
+        cv2.circle(tops, (round(die.x), round(die.y)), r, 1, -1)
+    assert not (changed & (tops > 0)).any(), "a top face's pixels change"
+    up = cube_scene(6, holes=1.0, **knobs)
+    assert np.array_equal(up.image, cube_scene(6, holes=1.0, side_holes=True, **knobs).image)
+    drawn = sum(wild_cube_knobs(seed)["side_holes"] for seed in range(100))
+    assert 70 <= drawn < 100
 
 
 def test_a_die_lying_on_another_shows_on_top_and_the_one_it_hides_leaves_the_truth():

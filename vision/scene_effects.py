@@ -347,16 +347,21 @@ def paint_box(
     light_dir: tuple[float, float],
     scale: int,
     rounded: float = 0.0,
+    sideways: int | None = None,
 ) -> None:
-    """A cube at any attitude (``corners``: bottom 0-3 then top 4-7, mm): its faces that face
-    the camera, shaded by their slope to the light, the top face's rim (or its rounded edges,
-    ``rounded`` a share of the side: ``bevel``) and its hole."""
+    """A cube at any attitude (``corners``: bottom 0-3 then top 4-7, mm): each face that faces
+    the camera, shaded by its slope to the light, with its rim (or its rounded edges,
+    ``rounded`` a share of the side: ``bevel``) and, where the hole goes through it, the hole.
+    The hole goes through the top (and the bottom) when ``hole``; otherwise through side faces
+    ``sideways`` and ``sideways + 2`` (side face i joins bottom corners i and i + 1), or
+    through none when ``sideways`` is None."""
     colour = np.asarray(albedo, np.float64)
     centre = corners.mean(axis=0)
     eye = view.position
     towards = -np.asarray(light_dir, np.float64) / (float(np.hypot(*light_dir)) or 1.0)
     faces = [(i, (i + 1) % 4, (i + 1) % 4 + 4, i + 4) for i in range(4)] + [(4, 5, 6, 7)]
-    for face in faces:
+    holed = {4} if hole else set() if sideways is None else {sideways % 4, (sideways + 2) % 4}
+    for index, face in enumerate(faces):
         pts = corners[list(face)]
         mid = pts.mean(axis=0)
         normal = _unit(mid - centre)
@@ -367,20 +372,18 @@ def paint_box(
         side = 0.5 + 0.25 * max(0.0, facing / (float(np.hypot(*flat)) or 1.0))
         top = float(np.clip(1 + 0.35 * facing, 0.75, 1.25))
         up = max(0.0, float(normal[2]))
-        fill(canvas, view.project(pts), colour * (up * top + (1 - up) * side), scale)
-    top3 = corners[4:]
-    if rounded:
-        axis = _unit(top3.mean(axis=0) - centre)
-        lit = float(np.clip(1 + 0.35 * float(axis[:2] @ towards), 0.75, 1.25))
-        bevel(canvas, view, top3, colour * lit, black, light_dir, rounded, scale)
-    else:
-        rim = colour * (1.3 if black else 0.72)
-        thickness = max(1, round(0.045 * view.focal / view.distance * _side(top3) * scale))
-        fixed = np.round(view.project(top3) * scale * 16).astype(np.int32)
-        rgb = tuple(float(c) for c in rim)
-        cv2.polylines(canvas, [fixed], True, rgb, thickness, cv2.LINE_8, 4)
-    if hole:
-        _paint_hole(canvas, view, top3, _unit(top3.mean(axis=0) - centre), colour, scale)
+        painted = colour * (up * top + (1 - up) * side)
+        fill(canvas, view.project(pts), painted, scale)
+        if rounded:
+            bevel(canvas, view, pts, painted, black, light_dir, rounded, scale)
+        else:
+            rim = painted * (1.3 if black else 0.72)
+            thickness = max(1, round(0.045 * view.focal / view.distance * _side(pts) * scale))
+            fixed = np.round(view.project(pts) * scale * 16).astype(np.int32)
+            rgb = tuple(float(c) for c in rim)
+            cv2.polylines(canvas, [fixed], True, rgb, thickness, cv2.LINE_8, 4)
+        if index in holed:
+            paint_hole(canvas, view, pts, normal, painted, scale)
 
 
 def bevel(
@@ -416,20 +419,23 @@ def _side(top: Points) -> float:
     return float(np.linalg.norm(top[1] - top[0]))
 
 
-def _paint_hole(
+def paint_hole(
     canvas: FloatImage,
     view: View,
-    top: Points,
+    face: Points,
     normal: Points,
     colour: npt.NDArray[np.float64],
     scale: int,
     radius_share: float = 0.19,
 ) -> None:
-    side = _side(top)
-    e1, e2 = _unit(top[1] - top[0]), _unit(top[3] - top[0])
+    """The hole through a face (``face``: its four corners in order round it, mm; ``normal``:
+    its outward unit normal; ``colour``: its painted colour): a shaded mouth ``radius_share``
+    of the side wide, and the dark depth seen through it."""
+    side = _side(face)
+    e1, e2 = _unit(face[1] - face[0]), _unit(face[3] - face[0])
     t = np.linspace(0, 2 * math.pi, 40, endpoint=False)
     ring = np.outer(np.cos(t), e1) + np.outer(np.sin(t), e2)
-    mouth3 = top.mean(axis=0) + radius_share * side * ring
+    mouth3 = face.mean(axis=0) + radius_share * side * ring
     mouth = view.project(mouth3)
     deep = view.project(mouth3 - 0.65 * side * normal)
     fill(canvas, mouth, colour * 0.32 + 4, scale)

@@ -617,7 +617,11 @@ def _paint_cube(
     cube: _Cube,
     light_dir: tuple[float, float],
     rounded: float = 0.0,
+    sideways: int | None = None,
 ) -> None:
+    """An upright cube: the sides the camera sees, the top face with its rim (or rounded edges)
+    and the hole, through the top or, ``sideways`` 0 or 1, through the side faces i with
+    i % 2 == ``sideways`` (side face i joins bottom corners i and i + 1)."""
     albedo = np.array(cube.albedo)
     bottom = cube.square()
     top3 = np.c_[bottom, np.full(4, SIZE)]
@@ -634,8 +638,11 @@ def _paint_cube(
             continue
         lit = max(0.0, -float(normal @ np.array(light_dir)) / (np.hypot(*light_dir) or 1))
         shade = 0.5 + 0.25 * lit
-        quad = camera.project(np.array([bottom3[i], bottom3[j], top3[j], top3[i]]))
-        _fill(canvas, quad, albedo * shade)
+        face3 = np.array([bottom3[i], bottom3[j], top3[j], top3[i]])
+        _fill(canvas, camera.project(face3), albedo * shade)
+        if sideways is not None and i % 2 == sideways:
+            out = np.array([normal[0], normal[1], 0.0])
+            effects.paint_hole(canvas, camera, face3, out, albedo * shade, SUPERSAMPLE)
     top = camera.project(top3)
     _fill(canvas, top, albedo)
     if rounded:
@@ -693,6 +700,7 @@ def cube_scene(
     hot_spot: bool = False,
     bevel: float = 0.0,
     light_pool: bool = False,
+    side_holes: bool = False,
     check_frame: bool = False,
     before: bool = False,
 ) -> Scene:
@@ -725,15 +733,18 @@ def cube_scene(
     "hand" or "cup" at a frame edge: a die more than half hidden is dropped from the truth, one
     partly hidden is listed in ``Scene.partly_hidden``; ``markers`` lays calibration markers
     0-3 on paper at the view's corners (``Scene.markers``); ``leaning`` the share of dice that
-    lean on another, top face tilted 20-35° (``Scene.leaning``; their truth is the tilted top
+    lean on another, top face tilted 20-40° (``Scene.leaning``; their truth is the tilted top
     face as seen); ``pile`` the share of dice (at least one) lying on top of another (a die
     whose top face is more than half hidden by one is left out of the truth); ``hot_spot`` a
     lamp's hot spot near a die: its mirror image on the table, clipping white, in a pool of
     brighter light; ``bevel`` the dice's rounded edges, a share of the side (0.05-0.15 for real
     dice; 0 draws sharp edges with a rim); ``light_pool`` an area light (a lamp's panel, a
     window) mirrored in the table round the throw: a large soft-edged bright patch clipping at
-    its heart, the dice in it lit brighter. ``check_frame``: the same table, light and camera
-    with only the colour check's four dice instead of the throw (``color_check_scene``).
+    its heart, the dice in it lit brighter; ``side_holes`` shows the hole of a die whose hole
+    is not up where it comes out, in two opposite side faces (the camera sees it in the sides
+    it sees, and, for a leaning die, in the face turned up). ``check_frame``: the same table,
+    light and camera with only the colour check's four dice instead of the throw
+    (``color_check_scene``).
 
     ``before=True`` is the frame the camera saw of the same table just before the throw: the
     dice still in the cup, no hand or cup in view, the same table, light (its hot spot and pool
@@ -795,7 +806,7 @@ def cube_scene(
     for spot in spots:
         spot.glare(canvas)
     if not before:
-        _paint_cubes(seed, canvas, camera, cubes, table, light_dir, bevel)
+        _paint_cubes(seed, canvas, camera, cubes, table, light_dir, bevel, side_holes)
     for spot in spots:
         spot.pool(canvas)
     occluder = None  # before the throw, the cup is still in a hand above the table
@@ -848,6 +859,7 @@ class CubeKnobs(TypedDict, total=False):
     hot_spot: bool
     bevel: float
     light_pool: bool
+    side_holes: bool
 
 
 class _TableKnobs(TypedDict):
@@ -887,6 +899,7 @@ class WildCubeKnobs(_TableKnobs, _LightKnobs):
     hot_spot: bool
     bevel: float
     light_pool: bool
+    side_holes: bool
 
 
 class WildTessonKnobs(_TableKnobs, _LightKnobs):
@@ -967,6 +980,7 @@ def wild_cube_knobs(seed: int) -> WildCubeKnobs:
         "hot_spot": bool(rng.random() < 0.3),
         "bevel": float(rng.uniform(0.05, 0.15)) if rng.random() < 0.6 else 0.0,
         "light_pool": bool(rng.random() < 0.25),
+        "side_holes": bool(rng.random() < 0.9),
     }
 
 
@@ -1026,7 +1040,7 @@ def _lean(
     keepout: Sequence[Points],
     lens: effects.Distortion | None,
 ) -> list[_Cube]:
-    """Move ``share`` of the cubes to lean on another: tilted 20-35° about their far bottom
+    """Move ``share`` of the cubes to lean on another: tilted 20-40° about their far bottom
     edge, the near bottom edge propped against the other's side (a die that came to rest
     against another). A cube that finds no free place stays where it was."""
     out = list(cubes)
@@ -1042,7 +1056,7 @@ def _lean(
                 continue
             face = partner.angle + 90 * int(rng.integers(4))
             n = np.array([math.cos(math.radians(face)), math.sin(math.radians(face))])
-            tilt = float(rng.uniform(20, 35))
+            tilt = float(rng.uniform(20, 40))
             slide = rng.uniform(-0.35, 0.35) * SIZE
             centre = np.array([partner.x, partner.y]) + n * SIZE * math.cos(math.radians(tilt))
             centre += np.array([-n[1], n[0]]) * slide
@@ -1230,9 +1244,11 @@ def _paint_cubes(
     table: str,
     light_dir: tuple[float, float],
     rounded: float = 0.0,
+    side_holes: bool = False,
 ) -> None:
     """The cubes, farthest first, with what a glossy table and glossy plastic reflect;
-    ``rounded``: their edges' bevel (a share of the side)."""
+    ``rounded``: their edges' bevel (a share of the side); ``side_holes``: a die whose hole is
+    not up shows it in a pair of opposite side faces, which pair drawn for each die."""
     glossy_table = table in ("lacquer", "laminate")
     lights: tuple[effects.Lamp, ...] = ()
     if glossy_table or any(c.gloss for c in cubes):
@@ -1252,16 +1268,19 @@ def _paint_cubes(
             middle = cube.corners3d().mean(axis=0)
         return -float(np.linalg.norm(middle - eye))
 
+    turns = _stream(seed, 20)
     for cube in sorted(cubes, key=farness):
+        turn = int(turns.integers(2))
+        sideways = turn if side_holes and not cube.hole else None
         if cube.lean or cube.base:
             black = cube.color == "black"
             corners = cube.corners3d()
             effects.paint_box(
                 canvas, camera, corners, cube.albedo, black, cube.hole, light_dir, SUPERSAMPLE,
-                rounded,
+                rounded, sideways,
             )  # fmt: skip
         else:
-            _paint_cube(canvas, camera, cube, light_dir, rounded)
+            _paint_cube(canvas, camera, cube, light_dir, rounded, sideways)
         if cube.gloss:
             effects.gloss(canvas, camera, cube.corners3d(), lights, shine, SUPERSAMPLE)
 
