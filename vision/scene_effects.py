@@ -360,7 +360,9 @@ def paint_box(
     eye = view.position
     towards = -np.asarray(light_dir, np.float64) / (float(np.hypot(*light_dir)) or 1.0)
     faces = [(i, (i + 1) % 4, (i + 1) % 4 + 4, i + 4) for i in range(4)] + [(4, 5, 6, 7)]
-    holed = {4} if hole else set() if sideways is None else {sideways % 4, (sideways + 2) % 4}
+    holed = {4} if hole else set()
+    if not hole and sideways is not None:
+        holed = {sideways % 4, (sideways + 2) % 4}
     for index, face in enumerate(faces):
         pts = corners[list(face)]
         mid = pts.mean(axis=0)

@@ -1,0 +1,77 @@
+"""What the dice's side holes cost a cube reader: the same held-out wild tables with the
+generator's ``side_holes`` off, then on, read alone and as the throw desk reads them.
+
+    python benchmarks/cube_side_holes.py [--scenes 200] [--model M]
+
+Tables: ``cube_scene(seed, **wild_cube_knobs(seed))`` for the held-out seeds 1,000,000 on (never
+trained or tuned on), with ``side_holes`` set to False, then to True (every other knob as the
+seed draws it). "As the desk reads": ``CubeNetReader.read(frame, candidates=True)`` then
+``doubt_counts`` with what the cup held (the true dice's colours). Figures of
+``benchmarks/vision_scenes.py``'s ``evaluate_cubes`` (a reading matches the nearest true cube
+within half its size). One OpenCV thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from vision_scenes import Tally, evaluate_cubes  # noqa: E402
+
+from vision.cube_net import CubeNetReader  # noqa: E402
+from vision.readings import DieReading, doubt_counts  # noqa: E402
+from vision.synthetic import Scene, cube_scene, wild_cube_knobs  # noqa: E402
+
+HELD_OUT = 1_000_000  # tools/train_cubes.py's held-out seeds: never trained or tuned on
+HEADER = (
+    "| tables, reader | cubes | found | precision | colour | hole | asked | silent errors |\n"
+    "|---|---|---|---|---|---|---|---|"
+)
+
+
+def row(name: str, t: Tally) -> str:
+    def share(n: int, of: int) -> str:
+        return f"{100 * n / max(1, of):.1f} %"
+
+    return (
+        f"| {name} | {t.truth} | {share(t.matched, t.truth)} | {share(t.matched, t.found)} "
+        f"| {share(t.right_kind, t.matched)} | {share(t.right_hole, t.matched)} "
+        f"| {share(t.flagged, t.found)} | {t.silent} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=200, help="held-out wild tables")
+    parser.add_argument("--model", type=Path, help="the detector (default: the shipped one)")
+    args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
+    reader = CubeNetReader(args.model)
+    print(HEADER)
+    for side_holes in (False, True):
+        scenes: list[Scene] = []
+        alone: list[list[DieReading]] = []
+        desk: list[list[DieReading]] = []
+        for seed in range(HELD_OUT, HELD_OUT + args.scenes):
+            scene = cube_scene(seed, **{**wild_cube_knobs(seed), "side_holes": side_holes})
+            scenes.append(scene)
+            alone.append(reader.read(scene.image))
+            cup = Counter(d.color for d in scene.dice if d.color)
+            desk.append(doubt_counts(reader.read(scene.image, candidates=True), expected=cup))
+        holes = "on" if side_holes else "off"
+        print(row(f"side holes {holes}, read alone", evaluate_cubes(scenes, alone)))
+        print(
+            row(f"side holes {holes}, as the desk reads", evaluate_cubes(scenes, desk)), flush=True
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
