@@ -1,14 +1,14 @@
 """What the dice's side holes cost a cube reader: the same held-out wild tables with the
 generator's ``side_holes`` off, then on, read alone and as the throw desk reads them.
 
-    python benchmarks/cube_side_holes.py [--scenes 200] [--model M]
+    python benchmarks/cube_side_holes.py [--scenes 200] [--start 1000000] [--model M]
 
-Tables: ``cube_scene(seed, **wild_cube_knobs(seed))`` for the held-out seeds 1,000,000 on (never
-trained or tuned on), with ``side_holes`` set to False, then to True (every other knob as the
-seed draws it). "As the desk reads": ``CubeNetReader.read(frame, candidates=True)`` then
-``doubt_counts`` with what the cup held (the true dice's colours). Figures of
-``benchmarks/vision_scenes.py``'s ``evaluate_cubes`` (a reading matches the nearest true cube
-within half its size). One OpenCV thread.
+Tables: ``cube_scene(seed, **wild_cube_knobs(seed))`` for ``--scenes`` held-out seeds from
+``--start`` (1,000,000 on: never trained or tuned on), with ``side_holes`` set to False, then to
+True (every other knob as the seed draws it). "As the desk reads":
+``CubeNetReader.read(frame, candidates=True)`` then ``doubt_counts`` with what the cup held (the
+true dice's colours). Figures of ``benchmarks/vision_scenes.py``'s ``evaluate_cubes`` (a
+reading matches the nearest true cube within half its size). One OpenCV thread.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ def row(name: str, t: Tally) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=200, help="held-out wild tables")
+    parser.add_argument("--start", type=int, default=HELD_OUT, help="the first seed")
     parser.add_argument("--model", type=Path, help="the detector (default: the shipped one)")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
         scenes: list[Scene] = []
         alone: list[list[DieReading]] = []
         desk: list[list[DieReading]] = []
-        for seed in range(HELD_OUT, HELD_OUT + args.scenes):
+        for seed in range(args.start, args.start + args.scenes):
             scene = cube_scene(seed, **{**wild_cube_knobs(seed), "side_holes": side_holes})
             scenes.append(scene)
             alone.append(reader.read(scene.image))
