@@ -14,6 +14,7 @@ import pytest
 
 from vision.calibration import detect_markers
 from vision.scene_effects import (
+    AMBIENT,
     FLOWERED,
     PALETTE,
     STRIPED,
@@ -326,7 +327,11 @@ def test_leaning_dice_are_marked_and_their_tilted_top_is_where_the_truth_says():
     flat = np.median(np.delete(sizes, scene.leaning))
     for i in scene.leaning:
         die = scene.dice[i]
-        assert np.abs(np.median(_top(scene, die), axis=0) - ALBEDO[die.color]).max() < 60, die
+        # the die's own colour there, in the light that face gets (lit more or less than a flat
+        # top, as it faces the lamp or not)
+        seen, albedo = np.median(_top(scene, die), axis=0), np.array(ALBEDO[die.color], float)
+        light = float(seen @ albedo / (albedo @ albedo))
+        assert 0.45 <= light <= 1.6 and np.abs(seen - light * albedo).max() < 30, die
         assert abs(die.size / flat - 1) > 0.01  # the tilted face is not a flat one's
     assert cube_scene(3).leaning == ()
 
@@ -416,6 +421,31 @@ def test_side_holes_show_in_the_sides_only_and_not_when_the_hole_is_up():
     assert np.array_equal(up.image, cube_scene(6, holes=1.0, side_holes=True, **knobs).image)
     drawn = sum(wild_cube_knobs(seed)["side_holes"] for seed in range(100))
     assert 70 <= drawn < 100
+
+
+def test_a_leaning_dies_face_turned_to_a_low_lamp_is_brighter_than_the_face_that_is_up():
+    # Under a lamp 40° high, a die leaning 30° shows its face most nearly up (its top) and a
+    # steep side face. Lit from the steep face's side, the lamp's rays meet that face 10° from
+    # square on and the top 80° from it: by Lambert's cosine the steep face is about twice as
+    # bright, not the top (which the camera would then take for the side). Lit from the other
+    # side, the lamp does not reach the steep face: it gets the room's light only.
+    corners = _tilted_box(30.0)
+    centre = corners.mean(axis=0)
+    top, steep = corners[4:].mean(axis=0), corners[[0, 1, 5, 4]].mean(axis=0)
+    out = (steep - centre)[:2] / np.hypot(*(steep - centre)[:2])
+    run = 1 / math.tan(math.radians(40))  # a shadow's run per mm of height
+
+    def painted(lamp_side: np.ndarray) -> np.ndarray:
+        canvas = np.zeros((_LOOK.height * 4, _LOOK.width * 4, 3), np.float32)
+        light_dir = (float(-lamp_side[0] * run), float(-lamp_side[1] * run))
+        paint_box(canvas, _LOOK, corners, _GREY, False, False, light_dir, 4)
+        return canvas
+
+    towards = painted(out)
+    assert 1.8 < _at(towards, steep) / _at(towards, top) < 2.5
+    away = painted(-out)
+    assert _at(away, top) > 2 * _at(away, steep)
+    assert _at(away, steep) == pytest.approx(AMBIENT * _GREY[0], rel=0.03)
 
 
 def test_a_die_lying_on_another_shows_on_top_and_the_one_it_hides_leaves_the_truth():

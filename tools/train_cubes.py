@@ -519,11 +519,18 @@ class Progress:
         return f"step {self.step}{total} ({time.time() - self.t0:.0f} s)"
 
 
-def train(frames: list[Frame], args: argparse.Namespace, task: Task = CUBES) -> CubeNet:
+def train(
+    frames: list[Frame],
+    args: argparse.Namespace,
+    task: Task = CUBES,
+    renders_from: int | None = None,
+) -> CubeNet:
     """``--steps`` steps (or ``--seconds``); at each share of the run in ``--mine-at``, the
     model's false detections on ``--mine`` training scenes are mined and a share of the later
     crops is centred on them (patterned cloth, mirror images on a glossy table, a marker's
-    squares, shadows). On ``--device`` (cpu, or cuda where there is a GPU)."""
+    squares, shadows). ``frames[renders_from:]`` are training renders: every one of them is
+    mined each time, besides the generated scenes (a game mat's squares, a path-traced shadow).
+    On ``--device`` (cpu, or cuda where there is a GPU)."""
     torch.manual_seed(args.seed)
     model = CubeNet(outputs=task.outputs)
     if args.init and args.init.suffix == ".onnx":  # a shipped model: its batch norms folded
@@ -541,7 +548,8 @@ def train(frames: list[Frame], args: argparse.Namespace, task: Task = CUBES) -> 
     progress = Progress(args.steps, args.seconds)
     for round_, until in enumerate(bounds[1:]):
         if round_:
-            mistakes += mine(model, frames, args.mine, round_ - 1, task, args.device)
+            mistakes += mine(model, frames, args.mine, round_ - 1, task, args.device,
+                             renders_from)  # fmt: skip
         _fit(model, opt, frames, mistakes, args, progress, until, task)
     print(f"  trained: {progress}", flush=True)
     return model.cpu().eval()
@@ -591,16 +599,19 @@ def mine(
     offset: int = 0,
     task: Task = CUBES,
     device: str = "cpu",
+    renders_from: int | None = None,
 ) -> Mistakes:
     """The model's detections (heat peak > 0.3, decoded as ``vision.cube_net`` does) on
-    ``count`` training scenes, evenly spread (from the ``offset``-th), that are not within
-    half a cube of a true one:
-    the strongest ``MINED_PER_SCENE`` of each scene."""
+    ``count`` generated training scenes, evenly spread (from the ``offset``-th), and on every
+    training render (``frames[renders_from:]``), that are not within half a cube of a true
+    one: the strongest ``MINED_PER_SCENE`` of each scene."""
     model.eval()
     out: Mistakes = []
     t0 = time.time()
-    every = max(1, len(frames) // count)
-    for index in range(offset % every, len(frames), every)[:count]:
+    generated = len(frames) if renders_from is None else renders_from
+    every = max(1, generated // count)
+    chosen = [*range(offset % every, generated, every)[:count], *range(generated, len(frames))]
+    for index in chosen:
         image, dice, _ = frames[index]
         work, scale = working_image(image, task.work_side)
         x = torch.from_numpy(work).permute(2, 0, 1)[None].float() / 255.0
@@ -623,7 +634,7 @@ def mine(
                 continue
             out.append((int(index), float(xf), float(yf)))
             found += 1
-    print(f"  mined {len(out)} false detections on {count} training scenes "
+    print(f"  mined {len(out)} false detections on {len(chosen)} training scenes "
           f"({time.time() - t0:.0f} s)", flush=True)  # fmt: skip
     model.train()
     return out
@@ -881,12 +892,13 @@ def main(argv: list[str] | None = None) -> int:
     frames = load_cache(args.cache, range(args.scenes))
     print(f"{len(frames)} training scenes, {sum(len(d) for _, d, _ in frames)} cubes "
           f"({time.time() - t0:.0f} s to load)")  # fmt: skip
+    generated = len(frames)
     if args.train_renders:
         rendered = training_renders(args.train_renders, args.render_share, frames)
         print(f"{len(rendered)} training renders, {sum(len(d) for _, d, _ in rendered)} cubes, "
               f"drawn {args.render_share:.0%} of the time")  # fmt: skip
         frames += rendered
-    model = train(frames, args)
+    model = train(frames, args, renders_from=generated)
     if args.weights:
         torch.save(model.state_dict(), args.weights)
     export(model, args.out)

@@ -344,6 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     frames = load_cache(args.cache, range(args.scenes))
     print(f"{len(frames)} training scenes, {sum(len(t) for _, t, _ in frames)} tessons "
           f"({time.time() - t0:.0f} s to load)")  # fmt: skip
+    generated = len(frames)
     if args.train_renders:
         rendered = train_cubes.training_renders(
             args.train_renders, args.render_share, frames, "tessons", render_rows
@@ -351,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(rendered)} training renders, {sum(len(t) for _, t, _ in rendered)} tessons, "
               f"drawn {args.render_share:.0%} of the time")  # fmt: skip
         frames += rendered
-    model: CubeNet = train_cubes.train(frames, args, TESSONS)
+    model: CubeNet = train_cubes.train(frames, args, TESSONS, renders_from=generated)
     if args.weights:
         torch.save(model.state_dict(), args.weights)
     train_cubes.export(model, args.out)

@@ -277,6 +277,22 @@ def _unit(v: Points) -> Points:
     return v / (float(np.linalg.norm(v)) or 1.0)
 
 
+AMBIENT = 0.45
+"""The share of a die's light that comes from all round (the room, the table), not the lamp."""
+
+
+def face_shade(normal: Points, light_dir: tuple[float, float]) -> float:
+    """How bright a face of a die at any attitude is, against a flat top face under the same
+    light: ``AMBIENT`` from all round and the rest from the lamp by the cosine of its angle to
+    the face (Lambert). ``light_dir``: a shadow's run on the table per mm of height, so the lamp
+    stands the other way at an elevation whose cotangent is its length. A steep face turned to
+    a low lamp is brighter than the top, one turned away darker: which face of a leaning die is
+    up cannot be told from which is brightest, as on a real table."""
+    lamp = _unit(np.array([-light_dir[0], -light_dir[1], 1.0]))
+    direct = max(0.0, float(np.asarray(normal) @ lamp)) / float(lamp[2])
+    return min(1.6, AMBIENT + (1 - AMBIENT) * direct)
+
+
 # ---------------------------------------------------------------------------------------------
 # Painting helpers
 
@@ -350,15 +366,14 @@ def paint_box(
     sideways: int | None = None,
 ) -> None:
     """A cube at any attitude (``corners``: bottom 0-3 then top 4-7, mm): each face that faces
-    the camera, shaded by its slope to the light, with its rim (or its rounded edges,
-    ``rounded`` a share of the side: ``bevel``) and, where the hole goes through it, the hole.
-    The hole goes through the top (and the bottom) when ``hole``; otherwise through side faces
-    ``sideways`` and ``sideways + 2`` (side face i joins bottom corners i and i + 1), or
+    the camera, lit by its angle to the lamp (``face_shade``), with its rim (or its rounded
+    edges, ``rounded`` a share of the side: ``bevel``) and, where the hole goes through it, the
+    hole. The hole goes through the top (and the bottom) when ``hole``; otherwise through side
+    faces ``sideways`` and ``sideways + 2`` (side face i joins bottom corners i and i + 1), or
     through none when ``sideways`` is None."""
     colour = np.asarray(albedo, np.float64)
     centre = corners.mean(axis=0)
     eye = view.position
-    towards = -np.asarray(light_dir, np.float64) / (float(np.hypot(*light_dir)) or 1.0)
     faces = [(i, (i + 1) % 4, (i + 1) % 4 + 4, i + 4) for i in range(4)] + [(4, 5, 6, 7)]
     holed = {4} if hole else set()
     if not hole and sideways is not None:
@@ -369,12 +384,7 @@ def paint_box(
         normal = _unit(mid - centre)
         if normal @ (eye - mid) <= 0:
             continue
-        flat = normal[:2]
-        facing = float(flat @ towards)
-        side = 0.5 + 0.25 * max(0.0, facing / (float(np.hypot(*flat)) or 1.0))
-        top = float(np.clip(1 + 0.35 * facing, 0.75, 1.25))
-        up = max(0.0, float(normal[2]))
-        painted = colour * (up * top + (1 - up) * side)
+        painted = colour * face_shade(normal, light_dir)
         fill(canvas, view.project(pts), painted, scale)
         if rounded:
             bevel(canvas, view, pts, painted, black, light_dir, rounded, scale)
