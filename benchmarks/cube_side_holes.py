@@ -14,7 +14,6 @@ reading matches the nearest true cube within half its size). One OpenCV thread.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from collections import Counter
 from pathlib import Path
@@ -24,24 +23,13 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from vision_scenes import Tally, evaluate_cubes  # noqa: E402
+from vision_scenes import CUBE_HEADER, evaluate_cubes  # noqa: E402
 
 from vision.cube_net import CubeNetReader  # noqa: E402
 from vision.readings import DieReading, doubt_counts  # noqa: E402
 from vision.synthetic import Scene, cube_scene, wild_cube_knobs  # noqa: E402
 
 HELD_OUT = 1_000_000  # tools/train_cubes.py's held-out seeds: never trained or tuned on
-HEADER = (
-    "| tables, reader | recall | precision | colour | hole | angle err (median) "
-    "| centre err median / p95 (share of size) | flagged | silent errors |\n" + "|---" * 9 + "|"
-)
-"""``benchmarks/vision_scenes.py``'s cube table, whose rows ``Tally.row`` writes."""
-
-
-def row(name: str, tally: Tally) -> str:
-    hole = 100 * tally.right_hole / max(1, tally.matched)
-    angle = statistics.median(tally.angle_errors or [0.0])
-    return tally.row(f"{name} ({tally.truth} cubes)", f"{hole:.1f}% | {angle:.1f}°")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     reader = CubeNetReader(args.model)
-    print(HEADER)
+    print(CUBE_HEADER.replace("cubes: family", "tables, reader"))
     for side_holes in (False, True):
         scenes: list[Scene] = []
         alone: list[list[DieReading]] = []
@@ -64,10 +52,9 @@ def main(argv: list[str] | None = None) -> int:
             cup = Counter(d.color for d in scene.dice if d.color)
             desk.append(doubt_counts(reader.read(scene.image, candidates=True), expected=cup))
         holes = "on" if side_holes else "off"
-        print(row(f"side holes {holes}, read alone", evaluate_cubes(scenes, alone)))
-        print(
-            row(f"side holes {holes}, as the desk reads", evaluate_cubes(scenes, desk)), flush=True
-        )
+        for how, found in (("read alone", alone), ("as the desk reads", desk)):
+            tally = evaluate_cubes(scenes, found)
+            print(tally.cube_row(f"side holes {holes}, {how} ({tally.truth} cubes)"), flush=True)
     return 0
 
 

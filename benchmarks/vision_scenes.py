@@ -285,6 +285,14 @@ CARD_MATCH = 30.0
 smallest card's short side (a plain tesson's is 20 px)."""
 
 
+CUBE_HEADER = (
+    "| cubes: family | recall | precision | colour | hole | angle err (median) "
+    "| centre err median / p95 (share of size) | flagged | silent errors |\n"
+    "|---|---|---|---|---|---|---|---|---|"
+)
+"""The cube table's head, whose rows ``Tally.cube_row`` writes."""
+
+
 @dataclass
 class Tally:
     truth: int = 0
@@ -298,6 +306,12 @@ class Tally:
     errors: list[float] = field(default_factory=list)
     shares: list[float] = field(default_factory=list)
     angle_errors: list[float] = field(default_factory=list)
+
+    def cube_row(self, name: str) -> str:
+        """A row of ``CUBE_HEADER``'s table: ``row`` with the hole and the median angle error."""
+        hole = 100 * self.right_hole / max(1, self.matched)
+        angle = statistics.median(self.angle_errors or [0.0])
+        return self.row(name, f"{hole:.1f}% | {angle:.1f}°")
 
     def row(self, name: str, extra: str) -> str:
         m = max(1, self.matched)
@@ -452,11 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {platform.python_version()}; {args.scenes} scenes per family, 1280x720\n"
     )
     if not args.skip_cubes:
-        print(
-            "| cubes: family | recall | precision | colour | hole | angle err (median) "
-            "| centre err median / p95 (share of size) | flagged | silent errors |"
-        )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print(CUBE_HEADER)
         for name, knobs in CUBE_FAMILIES.items():
             if args.family not in name:
                 continue
@@ -469,10 +479,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 read = read_cubes_net if args.learned else read_cubes
                 found = [read(s.image) for s in scenes]
-            tally = evaluate_cubes(scenes, found)
-            angle = statistics.median(tally.angle_errors or [0.0])
-            hole = 100 * tally.right_hole / max(1, tally.matched)
-            print(tally.row(name, f"{hole:.1f}% | {angle:.1f}°"))
+            print(evaluate_cubes(scenes, found).cube_row(name))
         print()
     if not args.skip_tessons:
         print(

@@ -363,9 +363,14 @@ def _seen_faces(corners: np.ndarray) -> list[int]:
     return seen
 
 
-def _painted_box(corners: np.ndarray, hole: bool, sideways: int | None) -> np.ndarray:
+def _painted_box(
+    corners: np.ndarray,
+    hole: bool,
+    sideways: int | None,
+    light_dir: tuple[float, float] = (0.3, 0.4),
+) -> np.ndarray:
     canvas = np.zeros((_LOOK.height * 4, _LOOK.width * 4, 3), np.float32)
-    paint_box(canvas, _LOOK, corners, _GREY, False, hole, (0.3, 0.4), 4, 0.0, sideways)
+    paint_box(canvas, _LOOK, corners, _GREY, False, hole, light_dir, 4, 0.0, sideways)
     return canvas
 
 
@@ -436,10 +441,8 @@ def test_a_leaning_dies_face_turned_to_a_low_lamp_is_brighter_than_the_face_that
     run = 1 / math.tan(math.radians(40))  # a shadow's run per mm of height
 
     def painted(lamp_side: np.ndarray) -> np.ndarray:
-        canvas = np.zeros((_LOOK.height * 4, _LOOK.width * 4, 3), np.float32)
         light_dir = (float(-lamp_side[0] * run), float(-lamp_side[1] * run))
-        paint_box(canvas, _LOOK, corners, _GREY, False, False, light_dir, 4)
-        return canvas
+        return _painted_box(corners, hole=False, sideways=None, light_dir=light_dir)
 
     towards = painted(out)
     assert 1.8 < _at(towards, steep) / _at(towards, top) < 2.5
